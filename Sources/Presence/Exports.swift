@@ -1,0 +1,2 @@
+@_exported import PresenceImaging
+@_exported import PresenceTransfer
