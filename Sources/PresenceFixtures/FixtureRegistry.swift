@@ -1,0 +1,51 @@
+import Synchronization
+
+/// Content the server answers from code rather than a registered body, such as the generated
+/// follower list and avatars of ``FollowerWorld``.
+public protocol FixtureContent: Sendable {
+    /// The resource at `path`, or nil when this content has nothing there.
+    func resource(at path: String) -> StaticResource?
+}
+
+/// Registered bodies, mounted content and per-key failure counters.
+///
+/// Thread-safe: `state`'s `Mutex` guards all of it.
+final class FixtureRegistry: Sendable {
+    private struct State {
+        var resources: [String: StaticResource] = [:]
+        var mounted: [any FixtureContent] = []
+        var failuresServed: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func register(_ resource: StaticResource, at path: String) {
+        state.withLock { $0.resources[path] = resource }
+    }
+
+    func mount(_ content: any FixtureContent) {
+        state.withLock { $0.mounted.append(content) }
+    }
+
+    func resource(at path: String) -> StaticResource? {
+        state.withLock { $0.resources[path] }
+    }
+
+    func generatedResource(at path: String) -> StaticResource? {
+        let mounted = state.withLock { $0.mounted }
+        for content in mounted {
+            if let resource = content.resource(at: path) { return resource }
+        }
+        return nil
+    }
+
+    /// True (and counts one) while fewer than `limit` failures were served for `key`.
+    func consumeFailure(key: String, limit: Int) -> Bool {
+        state.withLock { s in
+            let served = s.failuresServed[key, default: 0]
+            guard served < limit else { return false }
+            s.failuresServed[key] = served + 1
+            return true
+        }
+    }
+}
