@@ -1,0 +1,124 @@
+import Foundation
+import PresenceFixtures
+import PresenceTransfer
+import Synchronization
+import Testing
+
+@Suite("Delegate pipeline")
+struct DelegateTests {
+    @Test("callbacks arrive on the delegate queue and never overlap for one task, even on a concurrent queue")
+    func callbacksSerialPerTask() async throws {
+        try await withServer { server in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 4
+            try await withRecordingSession(delegateQueue: queue) { session, delegate in
+                let tasks = (0..<20).map { index in
+                    session.dataTask(with: server.url("/bytes/120000", ["seed": "\(index)", "rate": "2000000"]))
+                }
+                tasks.forEach { $0.resume() }
+                await delegate.waitForCompletions(20)
+                for (index, task) in tasks.enumerated() {
+                    let record = delegate.record(task.taskIdentifier)
+                    #expect(record.events.first == "response")
+                    #expect(record.events.last == "complete")
+                    #expect(delegate.body(task.taskIdentifier) == Data(PatternBytes.make(count: 120_000, seed: UInt64(index))))
+                }
+            }
+        }
+    }
+
+    @Test("the transfer waits for the response disposition")
+    func transferWaitsForDisposition() async throws {
+        try await withServer { server in
+            try await withRecordingSession { session, delegate in
+                delegate.respond(with: .allow, after: 0.4)
+                let task = session.dataTask(with: server.url("/bytes/50000"))
+                task.resume()
+                #expect(await eventually { delegate.record(task.taskIdentifier).response != nil })
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(delegate.record(task.taskIdentifier).chunks.isEmpty, "no body before the answer")
+                #expect(task.countOfBytesReceived == 0)
+                await delegate.waitForCompletions(1)
+                #expect(delegate.body(task.taskIdentifier).count == 50000)
+            }
+        }
+    }
+
+    @Test("disposition cancel ends the task as cancelled, also for bodiless responses")
+    func dispositionCancel() async throws {
+        try await withServer { server in
+            try await withRecordingSession { session, delegate in
+                delegate.respond(with: .cancel)
+                let withBody = session.dataTask(with: server.url("/bytes/50000"))
+                let bodiless = session.dataTask(with: server.url("/bytes/0"))
+                withBody.resume()
+                bodiless.resume()
+                await delegate.waitForCompletions(2)
+                #expect(withBody.error == .cancelled)
+                #expect(bodiless.error == .cancelled)
+                #expect(delegate.record(withBody.taskIdentifier).chunks.isEmpty)
+            }
+        }
+    }
+
+    @Test("disposition becomeDownload hands the body over as a file")
+    func dispositionBecomeDownload() async throws {
+        try await withServer { server in
+            try await withRecordingSession { session, delegate in
+                delegate.respond(with: .becomeDownload)
+                let task = session.dataTask(with: server.url("/bytes/80000", ["seed": "4"]))
+                task.resume()
+                await delegate.waitForCompletions(1)
+                let events = delegate.record(task.taskIdentifier).events
+                let became = try #require(events.first { $0.hasPrefix("became-download:") })
+                let downloadIdentifier = try #require(Int(became.split(separator: ":")[1]))
+                let record = delegate.record(downloadIdentifier)
+                #expect(record.downloadedBytes == Data(PatternBytes.make(count: 80000, seed: 4)))
+                #expect(record.error == nil && record.completed)
+                #expect(delegate.body(task.taskIdentifier).isEmpty)
+            }
+        }
+    }
+
+    @Test("the session keeps its delegate until invalidated, then releases it and itself")
+    func invalidationReleasesDelegate() async throws {
+        weak var weakDelegate: RecordingDelegate?
+        weak var weakSession: Session?
+        try await withServer { server in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            var delegate: RecordingDelegate? = RecordingDelegate(queue: queue)
+            weakDelegate = delegate
+            var session: Session? = Session(delegate: delegate, delegateQueue: queue)
+            weakSession = session
+            let task = session!.dataTask(with: server.url("/bytes/1000"))
+            task.resume()
+            await delegate!.waitForCompletions(1)
+            let recorder = delegate!
+            delegate = nil
+            #expect(weakDelegate != nil, "the session still holds its delegate")
+            session!.finishTasksAndInvalidate()
+            session = nil
+            #expect(await eventually { recorder.state.withLock { $0.invalidated } })
+        }
+        #expect(await eventually { weakDelegate == nil && weakSession == nil })
+    }
+
+    @Test("getAllTasks lists unfinished tasks")
+    func getAllTasks() async throws {
+        try await withServer { server in
+            try await withRecordingSession { session, delegate in
+                let slow = session.dataTask(with: server.url("/bytes/10", ["delay": "300"]))
+                let idle = session.dataTask(with: server.url("/bytes/10"))
+                slow.resume()
+                let listed: [SessionTask] = await withCheckedContinuation { continuation in
+                    session.getAllTasks { continuation.resume(returning: $0) }
+                }
+                #expect(Set(listed.map(\.taskIdentifier)) == [slow.taskIdentifier, idle.taskIdentifier])
+                idle.cancel()
+                await delegate.waitForCompletions(2)
+                #expect(session.allTasks.isEmpty)
+            }
+        }
+    }
+}
