@@ -34,22 +34,25 @@ let package = Package(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("m")]
         ),
+        // A pthread-mutex lock box, visible to ThreadSanitizer.
+        .target(name: "PresenceLocking"),
         .target(
             name: "PresenceTransfer",
-            dependencies: ["CCurl"]
+            dependencies: ["CCurl", "PresenceLocking"]
         ),
         .target(
             name: "PresenceImaging",
-            dependencies: ["CImageCodecs"]
+            dependencies: ["CImageCodecs", "PresenceLocking"]
         ),
         .target(
             name: "Presence",
-            dependencies: ["PresenceTransfer", "PresenceImaging"]
+            dependencies: ["PresenceTransfer", "PresenceImaging", "PresenceLocking"]
         ),
         .target(
             name: "PresenceFixtures",
             dependencies: [
                 "PresenceImaging",
+                "PresenceLocking",
                 "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -65,7 +68,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "PresenceTransferTests", dependencies: ["PresenceTransfer", "PresenceFixtures"]),
+        .testTarget(name: "PresenceTransferTests", dependencies: ["PresenceTransfer", "PresenceFixtures", "PresenceLocking"]),
         .testTarget(name: "PresenceImagingTests", dependencies: ["PresenceImaging"]),
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "PresenceFixtures"]),
         .testTarget(name: "PresenceCLITests", dependencies: ["presence", "PresenceFixtures", "PresenceImaging"]),

@@ -1,4 +1,4 @@
-import Synchronization
+import PresenceLocking
 
 /// Content the server answers from code rather than a registered body, such as the generated
 /// follower list and avatars of ``FollowerWorld``.
@@ -9,7 +9,7 @@ public protocol FixtureContent: Sendable {
 
 /// Registered bodies, mounted content and per-key failure counters.
 ///
-/// Thread-safe: `state`'s `Mutex` guards all of it.
+/// Thread-safe: `state`'s lock guards all of it.
 final class FixtureRegistry: Sendable {
     private struct State {
         var resources: [String: StaticResource] = [:]
@@ -17,7 +17,7 @@ final class FixtureRegistry: Sendable {
         var failuresServed: [String: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func register(_ resource: StaticResource, at path: String) {
         state.withLock { $0.resources[path] = resource }

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import PresenceLocking
 
 /// A local HTTP/1.1 server on 127.0.0.1 for tests, benchmarks and demos: registered bodies with
 /// validators and ranges, generated content, transport options and fault routes, and counters.
@@ -106,9 +106,9 @@ public final class FixtureServer: Sendable {
 
 /// The open connections, so that ``FixtureServer/stop()`` can close stalled ones.
 ///
-/// Thread-safe: `channels`'s `Mutex` guards the table.
+/// Thread-safe: `channels`'s lock guards the table.
 final class ConnectionTracker: Sendable {
-    let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+    let channels = Locked<[ObjectIdentifier: any Channel]>([:])
 
     func add(_ channel: any Channel) {
         channels.withLock { $0[ObjectIdentifier(channel)] = channel }

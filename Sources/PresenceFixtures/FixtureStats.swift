@@ -1,4 +1,4 @@
-import Synchronization
+import PresenceLocking
 
 /// Counters a test reads to prove what reached the server.
 ///
@@ -24,9 +24,9 @@ public struct FixtureStatsSnapshot: Sendable, Hashable {
 
 /// The server's live counters.
 ///
-/// Thread-safe: every member may be used from any thread; `counters`'s `Mutex` guards them.
+/// Thread-safe: every member may be used from any thread; `counters`'s lock guards them.
 final class FixtureStats: Sendable {
-    private let counters = Mutex(FixtureStatsSnapshot())
+    private let counters = Locked(FixtureStatsSnapshot())
 
     var snapshot: FixtureStatsSnapshot { counters.withLock { $0 } }
 

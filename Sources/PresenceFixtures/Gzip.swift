@@ -1,9 +1,9 @@
 import CZlib
-import Synchronization
+import PresenceLocking
 
 /// gzip compression for the `gzip` option and the gzip-bomb route.
 ///
-/// Thread-safe: stateless functions, and a bomb cache guarded by its `Mutex`.
+/// Thread-safe: stateless functions, and a bomb cache guarded by its lock.
 enum Gzip {
     /// Compresses `bytes` into one gzip member.
     static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
@@ -17,7 +17,7 @@ enum Gzip {
         return output
     }
 
-    private static let bombs = Mutex<[Int64: [UInt8]]>([:])
+    private static let bombs = Locked<[Int64: [UInt8]]>([:])
 
     /// A gzip body that inflates to `size` zero bytes (made once per size, then cached).
     static func bomb(inflatingTo size: Int64) -> [UInt8] {

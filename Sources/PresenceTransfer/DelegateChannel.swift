@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import PresenceLocking
 
 /// Runs one task's delegate callbacks on the delegate queue, one at a time and in the order they
 /// were sent, even when that queue is concurrent.
 ///
 /// Thread-safe: ``send(_:)`` may be called from any thread; the pending blocks are guarded by
-/// `pending`'s `Mutex`.
+/// `pending`'s lock.
 final class DelegateChannel: Sendable {
     private struct Pending {
         var blocks: [@Sendable () -> Void] = []
@@ -13,7 +13,7 @@ final class DelegateChannel: Sendable {
     }
 
     private let queue: OperationQueue
-    private let pending = Mutex(Pending())
+    private let pending = Locked(Pending())
 
     init(queue: OperationQueue) {
         self.queue = queue

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import PresenceLocking
 
 /// Collects one data task's body for a completion handler. A per-task delegate, so the
 /// conveniences run on exactly the same pipeline as delegate-driven tasks.
 ///
-/// Thread-safe: `body`'s `Mutex` guards the bytes (callbacks arrive in order on the delegate queue).
+/// Thread-safe: `body`'s lock guards the bytes (callbacks arrive in order on the delegate queue).
 final class BodyCollector: SessionDataDelegate, BodyCollecting {
-    private let body = Mutex(Data())
+    private let body = Locked(Data())
     private let completion: @Sendable (Data?, HTTPResponse?, TransferError?) -> Void
 
     init(completion: @escaping @Sendable (Data?, HTTPResponse?, TransferError?) -> Void) {
@@ -29,9 +29,9 @@ final class BodyCollector: SessionDataDelegate, BodyCollecting {
 /// Hands one download task's file to a completion handler. The file is removed when the handler
 /// returns, as with `URLSession`.
 ///
-/// Thread-safe: `location`'s `Mutex` guards the only state.
+/// Thread-safe: `location`'s lock guards the only state.
 final class DownloadCollector: SessionDownloadDelegate, BodyCollecting {
-    private let location = Mutex<URL?>(nil)
+    private let location = Locked<URL?>(nil)
     private let completion: @Sendable (URL?, HTTPResponse?, TransferError?) -> Void
 
     init(completion: @escaping @Sendable (URL?, HTTPResponse?, TransferError?) -> Void) {
@@ -130,9 +130,9 @@ extension Session {
 
 /// Links a Swift task's cancellation to a session task that may not exist yet.
 ///
-/// Thread-safe: `state`'s `Mutex` guards the task and the cancelled flag.
+/// Thread-safe: `state`'s lock guards the task and the cancelled flag.
 final class TaskBox: Sendable {
-    private let state = Mutex<(task: SessionTask?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(task: SessionTask?, cancelled: Bool)>((nil, false))
 
     func start(_ task: SessionTask) {
         let cancelled = state.withLock { s in

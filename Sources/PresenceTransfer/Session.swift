@@ -1,6 +1,6 @@
 import CCurl
 import Foundation
-import Synchronization
+import PresenceLocking
 
 /// A set of transfers sharing one libcurl multi handle, its connection pool and one dedicated
 /// network thread. Mirrors `URLSession`.
@@ -40,7 +40,7 @@ public final class Session: Sendable {
 
     let multi: MultiHandle
     /// Guards the command mailbox, the delegate and the registry of unfinished tasks.
-    let shared: Mutex<Shared>
+    let shared: Locked<Shared>
 
     /// Creates a session and starts its network thread.
     ///
@@ -66,7 +66,7 @@ public final class Session: Sendable {
             self.delegateQueue = queue
         }
         self.multi = MultiHandle(configuration: configuration)
-        self.shared = Mutex(Shared(delegate: delegate))
+        self.shared = Locked(Shared(delegate: delegate))
         let thread = Thread { [self] in
             MultiLoop(session: self).run()
         }

@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+import PresenceLocking
 
 /// One transfer in a ``Session``. Born ``State-swift.enum/suspended``; call ``resume()`` to start it.
 ///
 /// Thread-safe: every method and property may be used from any thread. All mutable state lives in
-/// `state`, guarded by its `Mutex`; subclasses add none, which is why the class can promise
+/// `state`, guarded by its lock; subclasses add none, which is why the class can promise
 /// `Sendable`. Mirrors `URLSessionTask`.
 public class SessionTask: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// Where a task is in its life.
@@ -46,14 +46,14 @@ public class SessionTask: @unchecked Sendable, Hashable, CustomStringConvertible
     public let originalRequest: Request
     let session: Session
     let channel: DelegateChannel
-    let state: Mutex<MutableState>
+    let state: Locked<MutableState>
 
     init(session: Session, identifier: Int, request: Request, delegate: (any SessionTaskDelegate)?, channel: DelegateChannel? = nil) {
         self.session = session
         self.taskIdentifier = identifier
         self.originalRequest = request
         self.channel = channel ?? DelegateChannel(queue: session.delegateQueue)
-        self.state = Mutex(MutableState(currentRequest: request, delegate: delegate))
+        self.state = Locked(MutableState(currentRequest: request, delegate: delegate))
     }
 
     /// The caller's own label for this task.

@@ -1,7 +1,7 @@
 import Foundation
 import PresenceFixtures
 import PresenceTransfer
-import Synchronization
+import PresenceLocking
 import Testing
 
 /// Records every delegate event per task, checks each arrives on the delegate queue and that no
@@ -29,7 +29,7 @@ final class RecordingDelegate: SessionDataDelegate, SessionDownloadDelegate {
         var dispositionDelay: TimeInterval = 0
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     let expectedQueue: OperationQueue
 
     init(queue: OperationQueue) {
