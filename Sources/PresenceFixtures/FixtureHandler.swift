@@ -15,13 +15,15 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let routes: FixtureRoutes
     private let stats: FixtureStats
+    private let registry: FixtureRegistry
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var responding: (status: Int, abandoned: Bool)?
 
-    init(routes: FixtureRoutes, stats: FixtureStats) {
+    init(routes: FixtureRoutes, stats: FixtureStats, registry: FixtureRegistry) {
         self.routes = routes
         self.stats = stats
+        self.registry = registry
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -41,7 +43,16 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
             let plan = routes.plan(for: request)
             responding = (Int(plan.status.code), false)
             let keepAlive = head.isKeepAlive
-            if plan.delayMilliseconds > 0 {
+            if let gate = request.query["gate"] {
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                let eventLoop = context.eventLoop
+                registry.pass(gate: gate) {
+                    eventLoop.execute {
+                        let (handler, context) = bound.value
+                        handler.send(plan, keepAlive: keepAlive, context: context)
+                    }
+                }
+            } else if plan.delayMilliseconds > 0 {
                 context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(plan.delayMilliseconds)) {
                     self.send(plan, keepAlive: keepAlive, context: context)
                 }

@@ -15,6 +15,12 @@ final class FixtureRegistry: Sendable {
         var resources: [String: StaticResource] = [:]
         var mounted: [any FixtureContent] = []
         var failuresServed: [String: Int] = [:]
+        var gates: [String: Gate] = [:]
+    }
+
+    private struct Gate {
+        var isOpen = false
+        var waiting: [@Sendable () -> Void] = []
     }
 
     private let state = Locked(State())
@@ -37,6 +43,31 @@ final class FixtureRegistry: Sendable {
             if let resource = content.resource(at: path) { return resource }
         }
         return nil
+    }
+
+    /// Runs `action` now when gate `name` is open, else when it opens.
+    func pass(gate name: String, _ action: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { s in
+            if s.gates[name, default: Gate()].isOpen { return true }
+            s.gates[name, default: Gate()].waiting.append(action)
+            return false
+        }
+        if runNow { action() }
+    }
+
+    /// Opens gate `name`, releasing every response held at it.
+    func open(gate name: String) {
+        let released = state.withLock { s in
+            s.gates[name, default: Gate()].isOpen = true
+            defer { s.gates[name]?.waiting = [] }
+            return s.gates[name]?.waiting ?? []
+        }
+        released.forEach { $0() }
+    }
+
+    /// How many responses wait at gate `name`.
+    func waiting(at name: String) -> Int {
+        state.withLock { $0.gates[name]?.waiting.count ?? 0 }
     }
 
     /// True (and counts one) while fewer than `limit` failures were served for `key`.

@@ -11,7 +11,8 @@ import PresenceLocking
 ///
 /// Routes (query options combine with any route: `delay=MS` time to first byte, `rate=BYTES_PER_S`
 /// trickled body, `chunked=1` chunked encoding, `gzip=1` gzip Content-Encoding, `fail=N` answer
-/// the first N requests of that path with `failstatus` (503) and `retry-after`):
+/// the first N requests of that path with `failstatus` (503) and `retry-after`, `gate=NAME` hold
+/// the response until ``openGate(_:)`` is called):
 /// - registered paths (``register(_:at:)``) and mounted content (``mount(_:)``), with ETag,
 ///   Last-Modified, 304 for If-None-Match / If-Modified-Since, 206 for Range / If-Range;
 /// - `/bytes/N?seed=S`: N deterministic bytes (see ``PatternBytes``), with the same validators;
@@ -57,7 +58,7 @@ public final class FixtureServer: Sendable {
                 channel.closeFuture.whenComplete { _ in tracker.remove(channel) }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(FixtureHandler(routes: routes, stats: statistics))
+                    try channel.pipeline.syncOperations.addHandler(FixtureHandler(routes: routes, stats: statistics, registry: registry))
                 }
             }
             .bind(host: host, port: port)
@@ -93,6 +94,16 @@ public final class FixtureServer: Sendable {
     /// Adds generated content (consulted after registered paths and built-in routes).
     public func mount(_ content: any FixtureContent) {
         registry.mount(content)
+    }
+
+    /// Releases every response held by `?gate=name`, and lets later ones through at once.
+    public func openGate(_ name: String) {
+        registry.open(gate: name)
+    }
+
+    /// How many responses are held at gate `name` right now.
+    public func responsesWaiting(atGate name: String) -> Int {
+        registry.waiting(at: name)
     }
 
     /// A snapshot of the counters.

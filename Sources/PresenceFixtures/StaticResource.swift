@@ -1,4 +1,5 @@
 import Foundation
+import PresenceImaging
 
 /// A body registered with the server, answered with validators, conditional requests and ranges.
 ///
@@ -32,13 +33,7 @@ public struct StaticResource: Sendable {
 
     /// A 64-bit FNV-1a digest of `bytes` in hex: stable across runs and processes.
     public static func fingerprint<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        ContentDigest.fnv1a64(bytes)
     }
 }
 

@@ -37,12 +37,14 @@ struct ConnectionLimitTests {
         var sample = (threads: 0, inFlight: 0)
         try await withRecordingSession(configuration: configuration) { session, delegate in
             server.resetStats()
+            let gate = "threads-\(count)"
             for index in 0..<count {
-                session.dataTask(with: server.url("/bytes/100", ["delay": "1500", "seed": "\(index)"])).resume()
+                session.dataTask(with: server.url("/bytes/100", ["gate": gate, "seed": "\(index)"])).resume()
             }
-            _ = await eventually(timeout: 5) { server.stats.inFlight >= count }
+            _ = await eventually(timeout: 60) { server.responsesWaiting(atGate: gate) >= count }
             sample = (threadCount(), server.stats.inFlight)
-            await delegate.waitForCompletions(count)
+            server.openGate(gate)
+            await delegate.waitForCompletions(count, timeout: 60)
         }
         return sample
     }
