@@ -43,7 +43,7 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
             let plan = routes.plan(for: request)
             responding = (Int(plan.status.code), false)
             let keepAlive = head.isKeepAlive
-            if let gate = request.query["gate"] {
+            if let gate = request.query["gate"], plan.hold == nil {
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 let eventLoop = context.eventLoop
                 registry.pass(gate: gate) {
@@ -118,7 +118,21 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
             end(plan, keepAlive: keepAlive, context: context)
             return
         }
-        let count = Int(min(Int64(slice), limit - offset))
+        if let hold = plan.hold, offset == hold.afterBytes {
+            var released = plan
+            released.hold = nil
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            registry.pass(gate: hold.gate) {
+                eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.writeBody(released, from: offset, upTo: limit, slice: slice, interval: interval, keepAlive: keepAlive, context: context)
+                }
+            }
+            return
+        }
+        var count = Int(min(Int64(slice), limit - offset))
+        if let hold = plan.hold, offset < hold.afterBytes { count = Int(min(Int64(count), hold.afterBytes - offset)) }
         var buffer = context.channel.allocator.buffer(capacity: count)
         switch plan.body {
         case let .bytes(bytes): buffer.writeBytes(bytes[Int(offset)..<Int(offset) + count])

@@ -142,11 +142,15 @@ struct FixtureRoutes: Sendable {
         }
     }
 
-    /// Options any route accepts: `delay` (ms to first byte), `rate` (bytes/s), `chunked`, `gzip`.
+    /// Options any route accepts: `delay` (ms to first byte), `rate` (bytes/s), `chunked`, `gzip`,
+    /// `holdafter=N` with `gate=G` (send N bytes, then wait for the gate).
     private func applyTransport(options request: FixtureRequest, to plan: inout ResponsePlan) {
         plan.delayMilliseconds = request.int64("delay") ?? 0
         plan.bytesPerSecond = request.int("rate").flatMap { $0 > 0 ? $0 : nil }
         plan.chunked = request.flag("chunked")
+        if let after = request.int64("holdafter"), let gate = request.query["gate"] {
+            plan.hold = (after, gate)
+        }
         if request.flag("gzip"), case let .bytes(bytes) = plan.body, !plan.headers.contains(name: "Content-Encoding") {
             plan.body = .bytes(Gzip.compress(bytes))
             plan.headers.add(name: "Content-Encoding", value: "gzip")

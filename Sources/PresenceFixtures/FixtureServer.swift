@@ -12,7 +12,7 @@ import PresenceLocking
 /// Routes (query options combine with any route: `delay=MS` time to first byte, `rate=BYTES_PER_S`
 /// trickled body, `chunked=1` chunked encoding, `gzip=1` gzip Content-Encoding, `fail=N` answer
 /// the first N requests of that path with `failstatus` (503) and `retry-after`, `gate=NAME` hold
-/// the response until ``openGate(_:)`` is called):
+/// the response until ``openGate(_:)`` is called, or with `holdafter=N` send N body bytes first):
 /// - registered paths (``register(_:at:)``) and mounted content (``mount(_:)``), with ETag,
 ///   Last-Modified, 304 for If-None-Match / If-Modified-Since, 206 for Range / If-Range;
 /// - `/bytes/N?seed=S`: N deterministic bytes (see ``PatternBytes``), with the same validators;
@@ -101,7 +101,7 @@ public final class FixtureServer: Sendable {
         registry.open(gate: name)
     }
 
-    /// How many responses are held at gate `name` right now.
+    /// How many responses (or their remainders) are held at gate `name` right now.
     public func responsesWaiting(atGate name: String) -> Int {
         registry.waiting(at: name)
     }

@@ -31,6 +31,8 @@ struct ResponsePlan {
     var bytesPerSecond: Int? = nil
     /// Send the body with chunked transfer encoding instead of Content-Length.
     var chunked = false
+    /// Send this many body bytes, then wait for the gate before sending the rest.
+    var hold: (afterBytes: Int64, gate: String)?
 
     init(status: HTTPResponseStatus = .ok, contentType: String? = nil, body: Body = .none) {
         self.status = status

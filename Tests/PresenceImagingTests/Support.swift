@@ -92,3 +92,17 @@ func gradientImage(width: Int, height: Int, alpha: UInt8 = 255) -> DecodedImage 
     }
     return DecodedImage(width: width, height: height, pixels: pixels)
 }
+
+/// One lane for CPU-heavy test work.
+private let cpuHeavyLane = DispatchQueue(label: "presence.tests.cpu-heavy")
+
+/// Runs CPU-heavy test work one at a time on its own serial queue, so it neither occupies Swift's
+/// cooperative pool (two threads on a 2-core machine) nor starves the network threads that other
+/// suites' tests depend on.
+func offThePool<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+        cpuHeavyLane.async {
+            continuation.resume(with: Swift.Result { try body() })
+        }
+    }
+}

@@ -13,10 +13,15 @@ struct ConnectionLimitTests {
             try await withRecordingSession(configuration: configuration) { session, delegate in
                 var tasks: [SessionDataTask] = []
                 for index in 0..<500 {
-                    let task = session.dataTask(with: server.url("/bytes/\(2000 + index)", ["delay": "20", "seed": "\(index)"]))
+                    let task = session.dataTask(with: server.url("/bytes/\(2000 + index)", ["gate": "five-hundred", "seed": "\(index)"]))
                     tasks.append(task)
                     task.resume()
                 }
+                // Held by the gate: 8 arrive, and no more while they wait.
+                #expect(await eventually(timeout: 30) { server.responsesWaiting(atGate: "five-hundred") == 8 })
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(server.responsesWaiting(atGate: "five-hundred") == 8)
+                server.openGate("five-hundred")
                 await delegate.waitForCompletions(500, timeout: 60)
                 for (index, task) in tasks.enumerated() {
                     #expect(delegate.record(task.taskIdentifier).error == nil)
@@ -67,9 +72,9 @@ struct ConnectionLimitTests {
             var configuration = SessionConfiguration()
             configuration.httpMaximumConnectionsPerHost = 1
             try await withRecordingSession(configuration: configuration) { session, delegate in
-                let blocker = session.dataTask(with: server.url("/bytes/10", ["delay": "300"]))
+                let blocker = session.dataTask(with: server.url("/bytes/10", ["gate": "blocker"]))
                 blocker.resume()
-                try await Task.sleep(for: .milliseconds(50))
+                #expect(await eventually { server.responsesWaiting(atGate: "blocker") == 1 })
                 var low: [SessionDataTask] = []
                 for index in 0..<4 {
                     let task = session.dataTask(with: server.url("/bytes/\(10 + index)"))
@@ -80,6 +85,8 @@ struct ConnectionLimitTests {
                 let high = session.dataTask(with: server.url("/bytes/99"))
                 high.priority = SessionTask.highPriority
                 high.resume()
+                try await Task.sleep(for: .milliseconds(100))  // every start command reaches the network thread
+                server.openGate("blocker")
                 await delegate.waitForCompletions(6)
                 let order = delegate.completionOrder
                 #expect(order.first == blocker.taskIdentifier)

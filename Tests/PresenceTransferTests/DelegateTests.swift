@@ -27,18 +27,18 @@ struct DelegateTests {
         }
     }
 
-    @Test("the transfer waits for the response disposition")
+    @Test("the transfer waits for the response disposition: every chunk arrives after the answer")
     func transferWaitsForDisposition() async throws {
         try await withServer { server in
             try await withRecordingSession { session, delegate in
-                delegate.respond(with: .allow, after: 0.4)
+                delegate.respond(with: .allow, after: 0.3)
                 let task = session.dataTask(with: server.url("/bytes/50000"))
                 task.resume()
-                #expect(await eventually { delegate.record(task.taskIdentifier).response != nil })
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(delegate.record(task.taskIdentifier).chunks.isEmpty, "no body before the answer")
-                #expect(task.countOfBytesReceived == 0)
                 await delegate.waitForCompletions(1)
+                let record = delegate.record(task.taskIdentifier)
+                let answeredAt = try #require(record.answeredAt)
+                #expect(!record.chunkTimes.isEmpty)
+                #expect(record.chunkTimes.allSatisfy { $0 >= answeredAt }, "no body before the answer")
                 #expect(delegate.body(task.taskIdentifier).count == 50000)
             }
         }

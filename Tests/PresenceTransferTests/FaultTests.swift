@@ -58,8 +58,9 @@ struct FaultTests {
         #expect(response?.url.path == "/bytes/64")
     }
 
-    @Test func hugeBodyStopsAtTheLimitWithoutGrowing() async throws {
-        let before = residentBytes()
+    /// The process-growth half of this proof runs in an isolated process, where peak RSS means
+    /// something: see PresenceCLITests' `presence get` test.
+    @Test func hugeBodyStopsAtTheLimit() async throws {
         var delivered = 0
         try await withServer { server in
             var configuration = SessionConfiguration()
@@ -74,8 +75,6 @@ struct FaultTests {
             }
         }
         #expect(delivered <= 8 << 20, "nothing past the limit reached the delegate")
-        // Buffering the 1 GiB body would grow the process by a gigabyte; allow for tests running alongside.
-        #expect(residentBytes() - before < 512 << 20, "grew by \((residentBytes() - before) >> 20) MiB")
     }
 
     @Test func hugeBodyWithContentLengthIsRefusedBeforeReading() async throws {

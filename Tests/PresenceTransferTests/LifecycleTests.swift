@@ -9,9 +9,9 @@ struct LifecycleTests {
     func cancelMidTransfer() async throws {
         try await withServer { server in
             try await withRecordingSession { session, delegate in
-                let task = session.dataTask(with: server.url("/bytes/400000", ["rate": "200000"]))
+                let task = session.dataTask(with: server.url("/bytes/400000", ["holdafter": "100000", "gate": "c"]))
                 task.resume()
-                #expect(await eventually { task.countOfBytesReceived > 10_000 })
+                #expect(await eventually { task.countOfBytesReceived == 100_000 && server.responsesWaiting(atGate: "c") == 1 })
                 task.cancel()
                 #expect(task.currentState == .canceling || task.currentState == .completed)
                 await delegate.waitForCompletions(1)
@@ -39,17 +39,16 @@ struct LifecycleTests {
     func suspendAndResume() async throws {
         try await withServer { server in
             try await withRecordingSession { session, delegate in
-                let task = session.dataTask(with: server.url("/bytes/300000", ["rate": "300000", "seed": "11"]))
+                let task = session.dataTask(with: server.url("/bytes/300000", ["seed": "11", "holdafter": "100000", "gate": "s"]))
                 task.resume()
-                #expect(await eventually { task.countOfBytesReceived > 30_000 })
+                #expect(await eventually { task.countOfBytesReceived == 100_000 && server.responsesWaiting(atGate: "s") == 1 })
                 task.suspend()
                 #expect(task.currentState == .suspended)
-                try await Task.sleep(for: .milliseconds(150))
-                let paused = task.countOfBytesReceived
+                try await Task.sleep(for: .milliseconds(100))  // let the pause reach the network thread
+                server.openGate("s")  // the server sends the rest now; the paused transfer must not read it
                 try await Task.sleep(for: .milliseconds(400))
-                // At most what was already in curl's buffer arrives while paused.
-                #expect(task.countOfBytesReceived - paused < 70_000)
-                #expect(task.countOfBytesReceived < 300_000)
+                #expect(task.countOfBytesReceived == 100_000)
+                #expect(delegate.body(task.taskIdentifier).count == 100_000)
                 task.resume()
                 await delegate.waitForCompletions(1)
                 #expect(task.error == nil)
@@ -64,21 +63,22 @@ struct LifecycleTests {
             let body = PatternBytes.make(count: 500_000, seed: 21)
             server.register(body, at: "/big.bin")
             try await withRecordingSession { session, delegate in
-                let first = session.downloadTask(with: server.url("/big.bin", ["rate": "400000"]))
+                let first = session.downloadTask(with: server.url("/big.bin", ["holdafter": "200000", "gate": "r"]))
                 first.resume()
-                #expect(await eventually { first.countOfBytesReceived > 100_000 })
+                #expect(await eventually { first.countOfBytesReceived == 200_000 && server.responsesWaiting(atGate: "r") == 1 })
                 let resumeData: Data? = await withCheckedContinuation { continuation in
                     first.cancel { continuation.resume(returning: $0) }
                 }
                 await delegate.waitForCompletions(1)
                 #expect(first.error == .cancelled)
                 let data = try #require(resumeData)
+                server.openGate("r")  // the resumed request carries the same query
                 let second = session.downloadTask(withResumeData: data)
                 second.resume()
                 await delegate.waitForCompletions(2)
                 let record = delegate.record(second.taskIdentifier)
                 #expect(second.error == nil)
-                #expect((record.resumedAt ?? 0) > 100_000)
+                #expect(record.resumedAt == 200_000)
                 #expect(record.downloadedBytes == Data(body))
                 #expect(await eventually { server.stats.partialResponses == 1 })
             }
@@ -90,14 +90,15 @@ struct LifecycleTests {
         try await withServer { server in
             server.register(PatternBytes.make(count: 300_000, seed: 1), at: "/changing.bin")
             try await withRecordingSession { session, delegate in
-                let first = session.downloadTask(with: server.url("/changing.bin", ["rate": "300000"]))
+                let first = session.downloadTask(with: server.url("/changing.bin", ["holdafter": "50000", "gate": "x"]))
                 first.resume()
-                #expect(await eventually { first.countOfBytesReceived > 50_000 })
+                #expect(await eventually { first.countOfBytesReceived == 50_000 && server.responsesWaiting(atGate: "x") == 1 })
                 let resumeData: Data? = await withCheckedContinuation { continuation in
                     first.cancel { continuation.resume(returning: $0) }
                 }
                 let changed = PatternBytes.make(count: 200_000, seed: 2)
                 server.register(changed, at: "/changing.bin")
+                server.openGate("x")
                 let second = session.downloadTask(withResumeData: try #require(resumeData))
                 second.resume()
                 await delegate.waitForCompletions(2)

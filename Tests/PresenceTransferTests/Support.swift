@@ -12,6 +12,9 @@ final class RecordingDelegate: SessionDataDelegate, SessionDownloadDelegate {
         var response: HTTPResponse?
         var progress: [(written: Int64, total: Int64, expected: Int64)] = []
         var downloadedBytes: Data?
+        /// When the delegate answered the response, and when each data chunk arrived.
+        var answeredAt: Date?
+        var chunkTimes: [Date] = []
         var resumedAt: Int64?
         var completed = false
         var error: TransferError?
@@ -66,15 +69,23 @@ final class RecordingDelegate: SessionDataDelegate, SessionDownloadDelegate {
     func session(_ session: Session, dataTask: SessionDataTask, didReceive response: HTTPResponse, completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) {
         enter(dataTask, "response") { $0.response = response }
         let (disposition, delay) = state.withLock { ($0.dispositionForResponse, $0.dispositionDelay) }
-        if delay > 0 {
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { completionHandler(disposition) }
-        } else {
+        let id = dataTask.taskIdentifier
+        let answer: @Sendable () -> Void = { [self] in
+            state.withLock { $0.records[id, default: TaskRecord()].answeredAt = Date() }
             completionHandler(disposition)
+        }
+        if delay > 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: answer)
+        } else {
+            answer()
         }
     }
 
     func session(_ session: Session, dataTask: SessionDataTask, didReceive data: Data) {
-        enter(dataTask, "data") { $0.chunks.append(data) }
+        enter(dataTask, "data") {
+            $0.chunks.append(data)
+            $0.chunkTimes.append(Date())
+        }
     }
 
     func session(_ session: Session, dataTask: SessionDataTask, didBecome downloadTask: SessionDownloadTask) {
@@ -169,21 +180,7 @@ func withRecordingSession(
 }
 
 func withServer(_ body: (FixtureServer) async throws -> Void) async throws {
-    let server = try await FixtureServer.start()
-    do {
-        try await body(server)
-    } catch {
-        try? await server.stop()
-        throw error
-    }
-    try await server.stop()
-}
-
-/// Resident set size of this process, in bytes.
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    try await FixtureServer.withServer(body)
 }
 
 /// Threads in this process.
@@ -193,10 +190,5 @@ func threadCount() -> Int {
 
 /// Polls `condition` every 10 ms for up to `timeout`.
 func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
+    await waitUntil(timeout: timeout, condition)
 }
