@@ -38,6 +38,12 @@ public final class Session: Sendable {
     /// A label for the network thread and diagnostics.
     public let sessionDescription: String
 
+    /// A process-wide session with the default configuration and no delegate, like
+    /// `URLSession.shared`. Invalidating it does nothing.
+    public static let shared = Session(sessionDescription: "presence.shared", isShared: true)
+
+    private let isShared: Bool
+
     let multi: MultiHandle
     /// Guards the command mailbox, the delegate and the registry of unfinished tasks.
     let shared: Locked<Shared>
@@ -48,13 +54,25 @@ public final class Session: Sendable {
     ///   - configuration: timeouts, limits and headers; copied.
     ///   - delegate: receives session and task events until the session is invalidated.
     ///   - delegateQueue: where callbacks run; nil creates a serial queue.
-    public init(
+    public convenience init(
         configuration: SessionConfiguration = .default,
         delegate: (any SessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil,
         sessionDescription: String = "presence.session"
     ) {
+        self.init(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue,
+                  sessionDescription: sessionDescription, isShared: false)
+    }
+
+    private init(
+        configuration: SessionConfiguration = .default,
+        delegate: (any SessionDelegate)? = nil,
+        delegateQueue: OperationQueue? = nil,
+        sessionDescription: String,
+        isShared: Bool
+    ) {
         CurlRuntime.ensureInitialised()
+        self.isShared = isShared
         self.configuration = configuration
         self.sessionDescription = sessionDescription
         if let delegateQueue {
@@ -154,6 +172,7 @@ public final class Session: Sendable {
     }
 
     private func invalidate(cancelAll: Bool) {
+        guard !isShared else { return }
         let unstarted: [SessionTask] = shared.withLock { s in
             guard !s.isInvalidated else { return [] }
             s.isInvalidated = true
