@@ -119,8 +119,7 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         if let hold = plan.hold, offset == hold.afterBytes {
-            var released = plan
-            released.hold = nil
+            let released = { var copy = plan; copy.hold = nil; return copy }()
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let eventLoop = context.eventLoop
             registry.pass(gate: hold.gate) {

@@ -115,6 +115,18 @@ public final class FollowerWorld: FixtureContent {
         return Data(text.utf8)
     }
 
+    /// Generates every avatar the list points to now (in parallel), so that later timings
+    /// measure fetching, not generation.
+    public func warmUp() {
+        let paths = users.compactMap { user -> String? in
+            guard case .avatar = user.kind, let url = user.listedURL.flatMap(URL.init(string:)) else { return nil }
+            return url.path
+        }
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            _ = resource(at: paths[index])
+        }
+    }
+
     // MARK: FixtureContent
 
     public func resource(at path: String) -> StaticResource? {
