@@ -19,9 +19,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release -j $(JOBS) --product presence
 
+# Each test target runs in turn (see scripts/run-tests.sh), ending with "N passed, N failed".
 test: deps
 	$(SWIFT) build --build-tests -j $(JOBS)
-	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) bash scripts/run-tests.sh
 
 # The concurrency-heavy modules under ThreadSanitizer, in their own build folder.
 test-tsan: deps

@@ -54,7 +54,7 @@ struct RetryAndErrorTests {
             let started = Date()
             let url = server.url("/limited.png", ["fail": "1", "failstatus": "429", "retry-after": "3600"])
             _ = try await downloader.image(for: ImageRequest(url: url))
-            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(Date().timeIntervalSince(started) < 20, "not the hour Retry-After asked for")
             #expect(server.stats.requestsByPath["/limited.png"] == 2)
         }
     }
