@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "PresenceTransferTests", dependencies: ["PresenceTransfer", "PresenceFixtures", "PresenceLocking"]),
         .testTarget(name: "PresenceImagingTests", dependencies: ["PresenceImaging"], exclude: ["Resources"]),
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "PresenceFixtures"]),
-        .testTarget(name: "PresenceCLITests", dependencies: ["presence", "PresenceFixtures", "PresenceImaging"]),
+        .testTarget(name: "PresenceCLITests", dependencies: ["presence", "PresenceFixtures", "PresenceImaging", "PresenceTransfer"]),
     ],
     swiftLanguageModes: [.v6]
 )
