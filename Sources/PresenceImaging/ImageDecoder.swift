@@ -112,8 +112,7 @@ public struct ImageDecoder: Sendable {
         var cInfo = presence_image_info()
         var status = presence_codec_status()
         let stride = info.width * 4
-        var pixels = [UInt8](repeating: 0, count: stride * info.height)
-        pixels.withUnsafeMutableBufferPointer { out in
+        let pixels = Self.uninitializedPixels(count: stride * info.height) { out in
             _ = presence_png_decode(
                 buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &limits,
                 out.baseAddress!, stride, &cInfo, &status
@@ -167,8 +166,7 @@ public struct ImageDecoder: Sendable {
         var info = presence_image_info()
         var status = presence_codec_status()
         let stride = scaled.scaledWidth * 4
-        var pixels = [UInt8](repeating: 0, count: stride * scaled.scaledHeight)
-        pixels.withUnsafeMutableBufferPointer { out in
+        let pixels = Self.uninitializedPixels(count: stride * scaled.scaledHeight) { out in
             _ = presence_jpeg_decode(
                 buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &limits, Int32(denominator),
                 out.baseAddress!, stride, &info, &status
@@ -188,6 +186,15 @@ public struct ImageDecoder: Sendable {
             orientation: info.orientation == 0 ? 1 : Int(info.orientation),
             colorModel: models[Int(info.jpeg_color_space)] ?? "colour space \(info.jpeg_color_space)"
         )
+    }
+
+    /// A pixel buffer the codec fills. It is zeroed only if the codec fails, so a failed decode
+    /// never exposes uninitialised memory (the buffer is then discarded anyway).
+    static func uninitializedPixels(count: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            fill(buffer)
+            initialized = count
+        }
     }
 
     // MARK: Status codes

@@ -1,9 +1,10 @@
 import Foundation
+import PresenceLocking
 
 /// Separable Lanczos-3 resampling on premultiplied alpha (so transparent pixels never bleed dark
 /// fringes into their neighbours), with the filter widened on downscales so they do not alias.
 ///
-/// Stateless; safe to use from any thread.
+/// Safe to use from any thread; its only state is a cache of weight tables, guarded by a lock.
 public enum Resampler {
     /// Where each output sample reads from and with what weights; weights of one sample sum to 1.
     struct Contributions {
@@ -14,6 +15,13 @@ public enum Resampler {
     }
 
     static let lobes = 3.0
+
+    private struct ContributionsKey: Hashable {
+        let start, length, limit, outputLength: Int
+    }
+
+    /// Weight tables are the same for every image of the same geometry (avatars mostly are).
+    private static let contributionsCache = Locked<[ContributionsKey: Contributions]>([:])
 
     static func lanczos(_ x: Double) -> Double {
         let x = abs(x)
@@ -26,6 +34,17 @@ public enum Resampler {
     /// Contributions for mapping `length` source samples starting at `start` onto `outputLength`
     /// samples; taps outside `0..<limit` are dropped and the rest renormalised.
     static func contributions(start: Int, length: Int, limit: Int, outputLength: Int) -> Contributions {
+        let key = ContributionsKey(start: start, length: length, limit: limit, outputLength: outputLength)
+        if let cached = contributionsCache.withLock({ $0[key] }) { return cached }
+        let computed = computeContributions(start: start, length: length, limit: limit, outputLength: outputLength)
+        contributionsCache.withLock { cache in
+            if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
+            cache[key] = computed
+        }
+        return computed
+    }
+
+    private static func computeContributions(start: Int, length: Int, limit: Int, outputLength: Int) -> Contributions {
         let scale = Double(length) / Double(outputLength)
         let filterScale = max(1, scale)
         let support = lobes * filterScale
@@ -76,9 +95,10 @@ public enum Resampler {
         let rows = lastRow - firstRow
         let columns = lastColumn - firstColumn
 
-        // Pass 1: each needed source row, premultiplied, filtered horizontally.
-        var intermediate = [Float](repeating: 0, count: rows * width * 4)
-        var premultiplied = [Float](repeating: 0, count: columns * 4)
+        // Pass 1: each needed source row, premultiplied, filtered horizontally. One SIMD4 lane
+        // per channel, so each tap is a single vector multiply-add.
+        var intermediate = [SIMD4<Float>](repeating: .zero, count: rows * width)
+        var premultiplied = [SIMD4<Float>](repeating: .zero, count: columns)
         image.pixels.withUnsafeBufferPointer { source in
             premultiplied.withUnsafeMutableBufferPointer { row in
                 intermediate.withUnsafeMutableBufferPointer { output in
@@ -88,29 +108,29 @@ public enum Resampler {
                             for x in 0..<columns {
                                 let offset = sourceRow + x * 4
                                 let alpha = Float(source[offset + 3]) * (1 / 255)
-                                row[x * 4] = Float(source[offset]) * alpha
-                                row[x * 4 + 1] = Float(source[offset + 1]) * alpha
-                                row[x * 4 + 2] = Float(source[offset + 2]) * alpha
-                                row[x * 4 + 3] = alpha
+                                row[x] = SIMD4(Float(source[offset]), Float(source[offset + 1]), Float(source[offset + 2]), 1) * alpha
                             }
-                            let outRow = y * width * 4
+                            let outRow = y * width
                             for x in 0..<width {
-                                var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                                // Four independent accumulators: one would make every add wait
+                                // for the previous one.
+                                var sums = (SIMD4<Float>.zero, SIMD4<Float>.zero, SIMD4<Float>.zero, SIMD4<Float>.zero)
                                 let start = horizontal.starts[x] - firstColumn
-                                let taps = horizontal.counts[x]
                                 let weightBase = x * horizontal.stride
-                                for tap in 0..<taps {
-                                    let weight = weights[weightBase + tap]
-                                    let input = (start + tap) * 4
-                                    r += row[input] * weight
-                                    g += row[input + 1] * weight
-                                    b += row[input + 2] * weight
-                                    a += row[input + 3] * weight
+                                let count = horizontal.counts[x]
+                                var tap = 0
+                                while tap + 4 <= count {
+                                    sums.0 += row[start + tap] * weights[weightBase + tap]
+                                    sums.1 += row[start + tap + 1] * weights[weightBase + tap + 1]
+                                    sums.2 += row[start + tap + 2] * weights[weightBase + tap + 2]
+                                    sums.3 += row[start + tap + 3] * weights[weightBase + tap + 3]
+                                    tap += 4
                                 }
-                                output[outRow + x * 4] = r
-                                output[outRow + x * 4 + 1] = g
-                                output[outRow + x * 4 + 2] = b
-                                output[outRow + x * 4 + 3] = a
+                                while tap < count {
+                                    sums.0 += row[start + tap] * weights[weightBase + tap]
+                                    tap += 1
+                                }
+                                output[outRow + x] = (sums.0 + sums.1) + (sums.2 + sums.3)
                             }
                         }
                     }
@@ -120,26 +140,27 @@ public enum Resampler {
 
         // Pass 2: vertical filtering, then back to straight 8-bit alpha.
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        var accumulator = [Float](repeating: 0, count: width * 4)
+        var accumulator = [SIMD4<Float>](repeating: .zero, count: width)
         intermediate.withUnsafeBufferPointer { input in
             accumulator.withUnsafeMutableBufferPointer { sum in
                 pixels.withUnsafeMutableBufferPointer { output in
                     vertical.weights.withUnsafeBufferPointer { weights in
                         for y in 0..<height {
-                            for index in 0..<sum.count { sum[index] = 0 }
+                            for x in 0..<width { sum[x] = .zero }
                             let start = vertical.starts[y] - firstRow
                             for tap in 0..<vertical.counts[y] {
                                 let weight = weights[y * vertical.stride + tap]
-                                let row = (start + tap) * width * 4
-                                for index in 0..<(width * 4) { sum[index] += input[row + index] * weight }
+                                let row = (start + tap) * width
+                                for x in 0..<width { sum[x] += input[row + x] * weight }
                             }
                             let outRow = y * width * 4
                             for x in 0..<width {
-                                let alpha = min(1, max(0, sum[x * 4 + 3]))
+                                let value = sum[x]
+                                let alpha = min(1, max(0, value.w))
                                 let unpremultiply: Float = alpha > 1e-6 ? 1 / alpha : 0
-                                output[outRow + x * 4] = clampToByte(sum[x * 4] * unpremultiply)
-                                output[outRow + x * 4 + 1] = clampToByte(sum[x * 4 + 1] * unpremultiply)
-                                output[outRow + x * 4 + 2] = clampToByte(sum[x * 4 + 2] * unpremultiply)
+                                output[outRow + x * 4] = clampToByte(value.x * unpremultiply)
+                                output[outRow + x * 4 + 1] = clampToByte(value.y * unpremultiply)
+                                output[outRow + x * 4 + 2] = clampToByte(value.z * unpremultiply)
                                 output[outRow + x * 4 + 3] = clampToByte(alpha * 255)
                             }
                         }
