@@ -49,6 +49,7 @@ public final class ImageDownloadOperation: Operation, SessionDataDelegate, @unch
         var cached: CacheEntry?
         var retryTimer: DispatchWorkItem?
         var delivered = false
+        var startedAt: Date?
     }
 
     /// The request being loaded.
@@ -98,7 +99,11 @@ public final class ImageDownloadOperation: Operation, SessionDataDelegate, @unch
     /// Attempts made so far.
     public var attempts: Int { state.withLock { $0.attempts } }
 
+    /// When a queue started the operation (nil while it waits), for latency measurements.
+    public var startedAt: Date? { state.withLock { $0.startedAt } }
+
     public override func start() {
+        state.withLock { $0.startedAt = Date() }
         guard !isCancelled else {
             complete(.failed(.cancelled))
             return

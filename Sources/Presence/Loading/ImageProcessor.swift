@@ -1,13 +1,20 @@
 import Foundation
 
-/// Turns downloaded bytes into an ``ImageResponse``: checks and decodes them, then makes the
-/// request's thumbnail (or keeps the upright original).
+/// The decode stage: turns downloaded bytes into an ``ImageResponse`` by checking and decoding
+/// them, then making the request's thumbnail (or keeping the upright original).
 ///
 /// A value type; safe to use from any thread; calls may run in parallel.
-struct ImageProcessor: Sendable {
-    let thumbnailer: Thumbnailer
+public struct ImageProcessor: Sendable {
+    /// The thumbnailer (and, through it, the decoder and its limits).
+    public let thumbnailer: Thumbnailer
 
-    func process(_ downloaded: DownloadedData, for request: ImageRequest) -> Result<ImageResponse, ImageLoadingError> {
+    /// Creates the stage.
+    public init(thumbnailer: Thumbnailer = Thumbnailer()) {
+        self.thumbnailer = thumbnailer
+    }
+
+    /// Decodes and processes `downloaded` for `request`.
+    public func process(_ downloaded: DownloadedData, for request: ImageRequest) -> Result<ImageResponse, ImageLoadingError> {
         do throws(ImageError) {
             if let spec = request.spec {
                 try spec.validate()
