@@ -66,7 +66,8 @@ let package = Package(
                 "PresenceFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("Resources/bench_thumbnail_peers.py")]
         ),
         .testTarget(name: "PresenceTransferTests", dependencies: ["PresenceTransfer", "PresenceFixtures", "PresenceLocking"]),
         .testTarget(name: "PresenceImagingTests", dependencies: ["PresenceImaging"], exclude: ["Resources"]),

@@ -13,7 +13,7 @@ struct PresenceCommand: AsyncParsableCommand {
         version: "1.0.0",
         subcommands: [
             FetchCommand.self, CheckCommand.self, ThumbCommand.self, ServeCommand.self, DemoCommand.self,
-            GetCommand.self,
+            GetCommand.self, BenchCommand.self, BenchWorkerCommand.self,
         ]
     )
 }
