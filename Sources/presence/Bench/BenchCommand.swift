@@ -39,8 +39,15 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Bodies in the transfer suite (default 1000; 300 with --quick).")
     var transferBodies: Int?
 
-    @Flag(help: "Skip the peers (URLSession, curl, Pillow, pyvips).")
-    var noPeers = false
+    /// Which peers run beside Presence.
+    enum Peers: String, ExpressibleByArgument, CaseIterable {
+        case all, network, none
+    }
+
+    @Option(help: "Peers to run: all (URLSession, curl, Pillow, pyvips), network (no Python), or none.")
+    var peers: Peers = .all
+
+    private var noPeers: Bool { peers == .none }
 
     @Option(name: .shortAndLong, help: "Folder for results.csv, results.json and chart.svg.")
     var out: String = "presence-bench"
@@ -81,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
             let widths = (self.widths.flatMap(parseList) ?? (quick ? [1, 4, 16] : [1, 2, 4, 8, 16, 32])).filter { $0 >= 1 }
             let latencies = latencies.flatMap(parseList) ?? (quick ? [0, 20] : [0, 20, 100])
             for latency in latencies {
-                let scenario = "\(latency) ms" + (rate.map { ", \(Format.bytes($0))/s" } ?? "")
+                let scenario = "\(latency) ms" + (rate.map { " · \(Format.bytes($0))/s" } ?? "")
                 latencyOf[scenario] = Double(latency)
                 report.rows += try await queues(scenario: scenario, latency: latency, widths: widths, runner: runner, folder: folder)
             }
@@ -163,7 +170,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             let urlsFile = folder.appendingPathComponent("urls-transfer.txt")
             try Data(urls.joined(separator: "\n").utf8).write(to: urlsFile)
-            let scenario = "\(count) bodies, \(latency) ms, \(connections) connections"
+            let scenario = "\(count) bodies · \(latency) ms · \(connections) connections"
             let floor = Double(count) * Double(latency) / 1000 / Double(connections)
             var rows: [BenchRow] = []
             for engine in noPeers ? ["presence"] : ["presence", "urlsession"] {
@@ -186,7 +193,7 @@ struct BenchCommand: AsyncParsableCommand {
         var rows: [BenchRow] = []
         let ours = try await runner.measure(["--suite", "thumbnails", "--strategy", "presence", "--corpus", corpus.path, "--minimum-seconds", "\(seconds)"])
         rows.append(BenchRow(suite: "thumbnails", measurement: ours, isPeer: false, floor: nil))
-        if !noPeers {
+        if peers == .all {
             for peer in ["pillow", "pyvips"] {
                 Console.info("thumbnails: \(peer)")
                 rows.append(await PythonPeer.measure(peer: peer, corpus: corpus, seconds: seconds))
