@@ -9,7 +9,9 @@ final class DownloadFile {
 
     /// Creates a new, empty, uniquely named file in `directory`.
     init(creatingIn directory: URL) throws(TransferError) {
-        var template = Array(directory.appendingPathComponent("presence-download-XXXXXX.tmp").path.utf8CString)
+        // mkstemps replaces the six template characters before the 4-character suffix.
+        let pattern = "presence-download-" + String(repeating: "X", count: 6) + ".tmp"
+        var template = Array(directory.appendingPathComponent(pattern).path.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard fd >= 0 else {
             throw .cannotWriteFile(path: directory.path, reason: String(cString: strerror(errno)))
