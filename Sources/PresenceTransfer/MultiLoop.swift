@@ -29,9 +29,11 @@ final class MultiLoop {
             for command in session.takeCommands() { handle(command) }
             admitWaitingTransfers()
             curl_multi_perform(multi, &stillRunning)
-            collectFinishedTransfers()
+            let finished = collectFinishedTransfers()
             enforceIdleTimeouts()
             if invalidation != nil, transfers.isEmpty, !session.hasUnfinishedTasks { break }
+            // Freed slots are refilled at once rather than after the next poll wakes up.
+            if finished > 0, !waiting.isEmpty { continue }
             curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
         }
         session.loopDidExit()
@@ -144,14 +146,18 @@ final class MultiLoop {
 
     // MARK: Completion
 
-    private func collectFinishedTransfers() {
+    /// Completes every transfer curl reports done; returns how many.
+    private func collectFinishedTransfers() -> Int {
         var remaining: Int32 = 0
+        var finished = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
             guard let transfer = Transfer.owner(of: easy) else { continue }
             transferDidEnd(transfer, code: code)
+            finished += 1
         }
+        return finished
     }
 
     private func transferDidEnd(_ transfer: Transfer, code: CURLcode) {
