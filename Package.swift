@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "PresenceImaging",
                 "PresenceLocking",
+                "PresenceTransfer",
                 "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -134,7 +134,11 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
         if let hold = plan.hold, offset < hold.afterBytes { count = Int(min(Int64(count), hold.afterBytes - offset)) }
         var buffer = context.channel.allocator.buffer(capacity: count)
         switch plan.body {
-        case let .bytes(bytes): buffer.writeBytes(bytes[Int(offset)..<Int(offset) + count])
+        case let .bytes(bytes):
+            // Through a raw buffer: writing an ArraySlice goes element by element.
+            bytes.withUnsafeBytes { raw in
+                _ = buffer.writeBytes(UnsafeRawBufferPointer(rebasing: raw[Int(offset)..<Int(offset) + count]))
+            }
         case .streamed: buffer.writeRepeatingByte(UInt8(truncatingIfNeeded: offset / Int64(slice)) | 0x80, count: count)
         case .none: break
         }

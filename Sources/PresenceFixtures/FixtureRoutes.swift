@@ -163,19 +163,22 @@ public enum PatternBytes {
     /// `count` bytes from `seed`; the same arguments always give the same bytes.
     public static func make(count: Int, seed: UInt64) -> [UInt8] {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        var bytes = [UInt8](repeating: 0, count: max(0, count))
-        var index = 0
-        while index < bytes.count {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            var word = state
-            for _ in 0..<8 where index < bytes.count {
-                bytes[index] = UInt8(truncatingIfNeeded: word)
-                word >>= 8
-                index += 1
+        let count = max(0, count)
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var index = 0
+            while index < count {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                // Little-endian bytes of each word, whole words at a time where they fit.
+                let word = state.littleEndian
+                let take = min(8, count - index)
+                withUnsafeBytes(of: word) { bytes in
+                    for offset in 0..<take { (buffer.baseAddress! + index + offset).initialize(to: bytes[offset]) }
+                }
+                index += take
             }
+            initialized = count
         }
-        return bytes
     }
 }

@@ -1,22 +1,23 @@
 import Foundation
 import NIOHTTP1
+import PresenceTransfer
 
 /// Answers a ``StaticResource`` with 200, 304 (If-None-Match / If-Modified-Since) or 206
 /// (Range, honoured only while If-Range still matches).
 enum StaticResponder {
     static func plan(for resource: StaticResource, request: FixtureRequest) -> ResponsePlan {
-        let lastModified = httpDate(resource.lastModified)
+        let lastModified = HTTPDate.format(resource.lastModified)
         var plan = ResponsePlan(status: .ok, contentType: resource.contentType, body: .bytes(resource.body))
         plan.headers.add(name: "ETag", value: resource.entityTag)
         plan.headers.add(name: "Last-Modified", value: lastModified)
         plan.headers.add(name: "Accept-Ranges", value: "bytes")
         if let cacheControl = resource.cacheControl { plan.headers.add(name: "Cache-Control", value: cacheControl) }
-        plan.headers.add(name: "Date", value: httpDate(Date()))
+        plan.headers.add(name: "Date", value: HTTPDate.format(Date()))
 
         if let tags = request.headers.first(name: "If-None-Match") {
             let matches = tags == "*" || tags.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == resource.entityTag }
             if matches { return notModified(plan) }
-        } else if let since = request.headers.first(name: "If-Modified-Since"), let date = parseHTTPDate(since),
+        } else if let since = request.headers.first(name: "If-Modified-Since"), let date = HTTPDate.parse(since),
                   resource.lastModified <= date {
             return notModified(plan)
         }
@@ -44,21 +45,5 @@ enum StaticResponder {
         answer.body = .none
         answer.headers.remove(name: "Content-Type")
         return answer
-    }
-
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
-
-    static func parseHTTPDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
     }
 }
