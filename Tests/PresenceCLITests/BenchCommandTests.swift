@@ -22,10 +22,10 @@ struct BenchCommandTests {
         func column(_ name: String) -> Int { header.firstIndex(of: name)! }
         let strategies = Set(rows.filter { $0[0] == "queues" }.map { $0[column("strategy")] })
         #expect(strategies.isSuperset(of: ["operation-queue", "operation-queue-decode-inside", "gcd-semaphore", "task-group",
-                                           "curl-multi", "urlsession", "curl --parallel"]))
+                                           "curl-multi", "urlsession", "curl --parallel (download only)"]))
         // Two latencies × (2 operation-queue kinds + urlsession + curl at N=1; those + 3 more at N=2).
         #expect(rows.filter { $0[0] == "queues" }.count == 2 * (4 + 7))
-        for row in rows where row[0] == "queues" && row[column("strategy")] != "curl --parallel" {
+        for row in rows where row[0] == "queues" && row[column("strategy")] != "curl --parallel (download only)" {
             #expect(row[column("same_output")] == "true", "\(row[column("strategy")]) made different thumbnails")
             #expect(row[column("succeeded")] == "10")
         }

@@ -20,7 +20,7 @@ enum CurlPeer {
                                                 timeout: 600)
         let written = (try? FileManager.default.contentsOfDirectory(atPath: folder.path).count) ?? 1
         return BenchMeasurement(
-            strategy: "curl --parallel", concurrency: width, scenario: scenario, entries: urls.count, succeeded: max(0, written - 1),
+            strategy: "curl --parallel (download only)", concurrency: width, scenario: scenario, entries: urls.count, succeeded: max(0, written - 1),
             wallSeconds: output.seconds, cpuSeconds: output.childCPUSeconds, peakResidentBytes: 0, peakThreads: 0,
             latencyP50Milliseconds: 0, latencyP99Milliseconds: 0, outputDigest: "", note: "download only"
         )
