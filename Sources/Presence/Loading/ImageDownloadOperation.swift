@@ -180,8 +180,9 @@ public final class ImageDownloadOperation: Operation, SessionDataDelegate, @unch
     public func session(_ session: Session, dataTask: SessionDataTask, didReceive response: HTTPResponse,
                         completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) {
         // Refuse a body that announces itself as larger than the decoder would accept.
-        completionHandler(response.expectedContentLength > maximumBytes && (200...299).contains(response.statusCode) ? .cancel : .allow)
-        if response.expectedContentLength > maximumBytes, (200...299).contains(response.statusCode) {
+        let tooLarge = response.expectedContentLength > maximumBytes && (200...299).contains(response.statusCode)
+        completionHandler(tooLarge ? .cancel : .allow)
+        if tooLarge {
             state.withLock { $0.task = nil }
             finishAttempt(with: .image(.inputTooLarge(bytes: Int(response.expectedContentLength), limit: maximumBytes)))
         }

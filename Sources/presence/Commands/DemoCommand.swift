@@ -40,9 +40,11 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await FixtureServer.withServer { server in try await demo(on: server) }
+    }
+
+    private func demo(on server: FixtureServer) async throws {
         let root = URL(fileURLWithPath: out)
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.stop() } }
         var options = FollowerWorld.Options()
         options.count = followers
         options.latencyMilliseconds = latency
@@ -101,6 +103,5 @@ struct DemoCommand: AsyncParsableCommand {
         Console.out("\nThumbnails:    \(root.appendingPathComponent("serial").path)/ and \(root.appendingPathComponent("concurrent").path)/")
         Console.out("Reports:       report.json in each")
         Console.out("Contact sheet: \(sheetURL.path)")
-        try await server.stop()
     }
 }
