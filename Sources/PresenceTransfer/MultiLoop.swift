@@ -16,6 +16,9 @@ final class MultiLoop {
     /// Transfers handed to curl, by host key.
     private var activeByHost: [String: Int] = [:]
     private var invalidation: Bool?  // nil: not invalidated; true: cancel everything
+    /// Set when a transfer starts waiting, a slot frees, a suspension ends or a priority changes:
+    /// only then can the admission pass change anything.
+    private var admissionNeeded = false
 
     init(session: Session) {
         self.session = session
@@ -27,13 +30,13 @@ final class MultiLoop {
         var stillRunning: Int32 = 0
         while true {
             for command in session.takeCommands() { handle(command) }
-            admitWaitingTransfers()
+            if admissionNeeded { admitWaitingTransfers() }
             curl_multi_perform(multi, &stillRunning)
             let finished = collectFinishedTransfers()
             enforceIdleTimeouts()
             if invalidation != nil, transfers.isEmpty, !session.hasUnfinishedTasks { break }
             // Freed slots are refilled at once rather than after the next poll wakes up.
-            if finished > 0, !waiting.isEmpty { continue }
+            if finished > 0, admissionNeeded, !waiting.isEmpty { continue }
             curl_multi_poll(multi, nil, 0, pollTimeoutMilliseconds(), nil)
         }
         session.loopDidExit()
@@ -49,6 +52,7 @@ final class MultiLoop {
             transfers[identifier]?.setSuspended(true)
         case let .unpause(identifier):
             transfers[identifier]?.setSuspended(false)
+            admissionNeeded = true
         case let .cancel(identifier, resumeDataHandler):
             guard let transfer = transfers[identifier] else {
                 if let resumeDataHandler { session.delegateQueue.addOperation { resumeDataHandler(nil) } }
@@ -60,8 +64,8 @@ final class MultiLoop {
         case let .disposition(identifier, disposition):
             guard let transfer = transfers[identifier] else { return }
             apply(disposition, to: transfer)
-        case .reprioritize:
-            break  // waiting transfers are ordered at every admission pass
+        case .reconsider:
+            admissionNeeded = true
         case let .invalidate(cancelAll):
             invalidation = cancelAll
             if cancelAll {
@@ -83,21 +87,14 @@ final class MultiLoop {
         case let .success(transfer):
             transfers[task.taskIdentifier] = transfer
             waiting.append(transfer)
+            admissionNeeded = true
         case let .failure(error):
             finishUnstarted(task, error: error)
         }
     }
 
     private func finishUnstarted(_ task: SessionTask, error: TransferError) {
-        task.update {
-            $0.state = .completed
-            $0.error = error
-        }
-        session.taskDidComplete(task)
-        let delegate = session.effectiveDelegate(for: task) as? any SessionTaskDelegate
-        task.channel.send { [session] in
-            delegate?.session(session, task: task, didCompleteWithError: error)
-        }
+        session.recordCompletion(of: task, error: error, delegate: session.effectiveDelegate(for: task))
     }
 
     private func apply(_ disposition: ResponseDisposition, to transfer: Transfer) {
@@ -105,19 +102,21 @@ final class MultiLoop {
         case .cancel:
             finish(transfer, error: .cancelled)
         case .allow, .becomeDownload:
-            if disposition == .becomeDownload, let error = transfer.becomeDownload() {
-                finish(transfer, error: error)
-                return
+            if disposition == .becomeDownload {
+                let previous = transfer.task.taskIdentifier
+                if let error = transfer.becomeDownload() {
+                    finish(transfer, error: error)
+                    return
+                }
+                // The transfer now belongs to the new download task: re-key it before anything
+                // (such as finishing a bodiless response) looks it up by identifier.
+                transfers[previous] = nil
+                transfers[transfer.task.taskIdentifier] = transfer
             }
             if transfer.phase == .awaitingFinalDisposition {
                 finish(transfer, error: nil)
             } else {
                 transfer.dispositionArrived()
-            }
-            if let newIdentifier = transfer.replacedIdentifier {
-                transfers[newIdentifier.old] = nil
-                transfers[newIdentifier.new] = transfer
-                transfer.replacedIdentifier = nil
             }
         }
     }
@@ -125,6 +124,7 @@ final class MultiLoop {
     // MARK: Admission: per-host limits and priority
 
     private func admitWaitingTransfers() {
+        admissionNeeded = false
         guard !waiting.isEmpty else { return }
         waiting.sort { lhs, rhs in
             lhs.priority != rhs.priority ? lhs.priority > rhs.priority : lhs.task.taskIdentifier < rhs.task.taskIdentifier
@@ -175,6 +175,7 @@ final class MultiLoop {
         curl_multi_remove_handle(multi, transfer.easy)
         activeByHost[transfer.hostKey, default: 1] -= 1
         transfer.phase = .detached
+        admissionNeeded = true
     }
 
     private func finish(_ transfer: Transfer, error: TransferError?, keepPartialFile: Bool = false) {

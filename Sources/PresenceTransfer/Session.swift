@@ -18,7 +18,8 @@ public final class Session: Sendable {
         case unpause(Int)
         case cancel(Int, resumeData: (@Sendable (Data?) -> Void)?)
         case disposition(Int, ResponseDisposition)
-        case reprioritize(Int)
+        /// Something changed that may let a waiting transfer start, or the loop end.
+        case reconsider
         case invalidate(cancelAll: Bool)
     }
 
@@ -205,20 +206,22 @@ public final class Session: Sendable {
 
     /// Completes a task that never reached the network thread.
     func completeUnstarted(_ task: SessionTask, with error: TransferError) {
+        recordCompletion(of: task, error: error, delegate: effectiveDelegate(for: task))
+        post(.reconsider)
+    }
+
+    /// Ends `task` with `error`: records it, unregisters it, and tells `delegate` after every
+    /// callback already sent for the task. The one way any task completes.
+    func recordCompletion(of task: SessionTask, error: TransferError?, delegate: (any SessionDelegate)?) {
         task.update {
             $0.state = .completed
             $0.error = error
         }
-        taskDidComplete(task)
-        let delegate = effectiveDelegate(for: task)
-        task.channel.send { [self] in
-            (delegate as? any SessionTaskDelegate)?.session(self, task: task, didCompleteWithError: error)
-        }
-        post(.reprioritize(task.taskIdentifier))
-    }
-
-    func taskDidComplete(_ task: SessionTask) {
         shared.withLock { _ = $0.tasks.removeValue(forKey: task.taskIdentifier) }
+        let taskDelegate = delegate as? any SessionTaskDelegate
+        task.channel.send { [self] in
+            taskDelegate?.session(self, task: task, didCompleteWithError: error)
+        }
     }
 
     func replaceTask(_ old: SessionTask, with new: SessionTask) {

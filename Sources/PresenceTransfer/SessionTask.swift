@@ -93,7 +93,7 @@ public class SessionTask: @unchecked Sendable, Hashable, CustomStringConvertible
         set {
             let clamped = min(1, max(0, newValue.isNaN ? Self.defaultPriority : newValue))
             state.withLock { $0.priority = clamped }
-            session.post(.reprioritize(taskIdentifier))
+            session.post(.reconsider)
         }
     }
 

@@ -26,8 +26,6 @@ final class Transfer {
     let hostKey: String
     let idleTimeout: TimeInterval
     var phase: Phase = .waiting
-    /// Set when `.becomeDownload` replaced the data task; the loop re-keys the transfer.
-    var replacedIdentifier: (old: Int, new: Int)?
 
     private let configuration: SessionConfiguration
     private var delegate: (any SessionDelegate)?
@@ -380,7 +378,6 @@ final class Transfer {
         dataTask.update { $0.state = .completed }
         session.replaceTask(dataTask, with: downloadTask)
         task = downloadTask
-        replacedIdentifier = (dataTask.taskIdentifier, downloadTask.taskIdentifier)
         if let dataDelegate = delegate as? any SessionDataDelegate {
             task.channel.send { [session] in dataDelegate.session(session, dataTask: dataTask, didBecome: downloadTask) }
         }
@@ -506,16 +503,7 @@ final class Transfer {
                 download.remove()
             }
         }
-        if response != nil || error == nil { task.update { $0.countOfBytesReceived = bytesReceived } }
-        task.update {
-            $0.state = .completed
-            $0.error = error
-        }
-        session.taskDidComplete(task)
-        let taskDelegate = delegate as? any SessionTaskDelegate
-        task.channel.send {
-            taskDelegate?.session(session, task: task, didCompleteWithError: error)
-        }
+        session.recordCompletion(of: task, error: error, delegate: delegate)
         self.delegate = nil
         freeHandle()
     }

@@ -80,6 +80,24 @@ struct DelegateTests {
         }
     }
 
+    @Test("becomeDownload for a bodiless response completes with an empty file, and the session can still end")
+    func becomeDownloadWithoutBody() async throws {
+        try await withServer { server in
+            try await withRecordingSession { session, delegate in
+                delegate.respond(with: .becomeDownload)
+                let task = session.dataTask(with: server.url("/bytes/0"))
+                task.resume()
+                await delegate.waitForCompletions(1)
+                let became = try #require(delegate.record(task.taskIdentifier).events.first { $0.hasPrefix("became-download:") })
+                let downloadIdentifier = try #require(Int(became.split(separator: ":")[1]))
+                #expect(delegate.record(downloadIdentifier).downloadedBytes == Data())
+                #expect(delegate.record(downloadIdentifier).error == nil)
+                session.finishTasksAndInvalidate()
+                #expect(await eventually { delegate.state.withLock { $0.invalidated } }, "no transfer is left behind")
+            }
+        }
+    }
+
     @Test("the session keeps its delegate until invalidated, then releases it and itself")
     func invalidationReleasesDelegate() async throws {
         weak var weakDelegate: RecordingDelegate?
