@@ -5,13 +5,16 @@ import PresenceLocking
 /// conveniences run on exactly the same pipeline as delegate-driven tasks.
 ///
 /// Thread-safe: `body`'s lock guards the bytes (callbacks arrive in order on the delegate queue).
-final class BodyCollector: SessionDataDelegate, BodyCollecting {
+final class BodyCollector: SessionDataDelegate {
     private let body = Locked(Data())
     private let completion: @Sendable (Data?, HTTPResponse?, TransferError?) -> Void
 
     init(completion: @escaping @Sendable (Data?, HTTPResponse?, TransferError?) -> Void) {
         self.completion = completion
     }
+
+    /// Every response is allowed; the transfer need not wait for that answer.
+    var waitsForResponseDisposition: Bool { false }
 
     func session(_ session: Session, dataTask: SessionDataTask, didReceive data: Data) {
         body.withLock { $0.append(data) }
@@ -30,7 +33,7 @@ final class BodyCollector: SessionDataDelegate, BodyCollecting {
 /// returns, as with `URLSession`.
 ///
 /// Thread-safe: `location`'s lock guards the only state.
-final class DownloadCollector: SessionDownloadDelegate, BodyCollecting {
+final class DownloadCollector: SessionDownloadDelegate {
     private let location = Locked<URL?>(nil)
     private let completion: @Sendable (URL?, HTTPResponse?, TransferError?) -> Void
 

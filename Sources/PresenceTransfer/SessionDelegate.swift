@@ -29,6 +29,11 @@ public protocol SessionTaskDelegate: SessionDelegate {
 
 /// Events of data tasks. Every method runs on the delegate queue, in order for each task.
 public protocol SessionDataDelegate: SessionTaskDelegate {
+    /// Whether transfers wait for ``session(_:dataTask:didReceive:completionHandler:)`` before
+    /// reading the body. Default true. A delegate that would always allow returns false and saves
+    /// each task a round trip to the delegate queue; the response is then not delivered to it.
+    var waitsForResponseDisposition: Bool { get }
+
     /// The final response's headers arrived. The transfer waits until `completionHandler` is
     /// called (from any thread). The default implementation allows it.
     func session(
@@ -73,6 +78,9 @@ extension SessionTaskDelegate {
 }
 
 extension SessionDataDelegate {
+    /// True: transfers wait for the response disposition.
+    public var waitsForResponseDisposition: Bool { true }
+
     /// Allows the response.
     public func session(
         _ session: Session,

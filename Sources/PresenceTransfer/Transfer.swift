@@ -65,8 +65,7 @@ final class Transfer {
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         self.wantsResponseDisposition = task is SessionDataTask
-            && delegate is any SessionDataDelegate
-            && !(delegate is any BodyCollecting)
+            && (delegate as? any SessionDataDelegate)?.waitsForResponseDisposition == true
     }
 
     /// Creates the transfer and configures its easy handle, or says why the request cannot be sent.
@@ -515,7 +514,3 @@ final class Transfer {
         errorBuffer.deallocate()
     }
 }
-
-/// A delegate that only collects a body for a completion handler; the transfer need not wait for
-/// it to approve the response.
-protocol BodyCollecting {}

@@ -1,5 +1,6 @@
 import Foundation
 import PresenceFixtures
+import PresenceLocking
 import PresenceTransfer
 import Synchronization
 import Testing
@@ -137,6 +138,45 @@ struct DelegateTests {
                 await delegate.waitForCompletions(2)
                 #expect(session.allTasks.isEmpty)
             }
+        }
+    }
+}
+
+/// A data delegate that declines the response disposition and only collects the body.
+private final class NoDispositionDelegate: SessionDataDelegate {
+    let state = Locked((responses: 0, body: Data(), done: false))
+
+    var waitsForResponseDisposition: Bool { false }
+
+    func session(_ session: Session, dataTask: SessionDataTask, didReceive response: HTTPResponse,
+                 completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) {
+        state.withLock { $0.responses += 1 }
+        completionHandler(.cancel)
+    }
+
+    func session(_ session: Session, dataTask: SessionDataTask, didReceive data: Data) {
+        state.withLock { $0.body.append(data) }
+    }
+
+    func session(_ session: Session, task: SessionTask, didCompleteWithError error: TransferError?) {
+        state.withLock { $0.done = true }
+    }
+}
+
+@Suite("Response disposition opt-out")
+struct ResponseDispositionOptOutTests {
+    @Test("a delegate that does not wait for the disposition is not asked, and gets the whole body")
+    func optOut() async throws {
+        try await withServer { server in
+            let delegate = NoDispositionDelegate()
+            let session = Session(delegate: delegate)
+            defer { session.finishTasksAndInvalidate() }
+            let task = session.dataTask(with: server.url("/bytes/40000", ["seed": "6"]))
+            task.resume()
+            #expect(await eventually { delegate.state.withLock { $0.done } })
+            #expect(task.error == nil)
+            #expect(delegate.state.withLock { $0.responses } == 0)
+            #expect(delegate.state.withLock { $0.body } == Data(PatternBytes.make(count: 40_000, seed: 6)))
         }
     }
 }

@@ -57,13 +57,13 @@ public final class ImageDownloadOperation: Operation, SessionDataDelegate, @unch
     private let session: Session
     private let diskCache: DiskCache?
     private let retryPolicy: RetryPolicy
-    private let maximumBytes: Int
     private let processor: (@Sendable (DownloadedData) -> Result<ImageResponse, ImageLoadingError>)?
     private let progressHandler: @Sendable (DownloadProgress) -> Void
     private let completionHandler: @Sendable (Outcome) -> Void
     private let state = Locked(State())
 
-    /// Creates an operation; it does nothing until an `OperationQueue` starts it.
+    /// Creates an operation; it does nothing until an `OperationQueue` starts it. The body size is
+    /// bounded by `session`'s ``SessionConfiguration/maximumResponseBytes``.
     ///
     /// - Parameters:
     ///   - processor: decodes and thumbnails inside the operation, or nil to hand bytes back.
@@ -74,7 +74,6 @@ public final class ImageDownloadOperation: Operation, SessionDataDelegate, @unch
         session: Session,
         diskCache: DiskCache? = nil,
         retryPolicy: RetryPolicy = RetryPolicy(),
-        maximumBytes: Int = DecodingLimits.default.maximumInputBytes,
         processor: (@Sendable (DownloadedData) -> Result<ImageResponse, ImageLoadingError>)? = nil,
         progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in },
         completion: @escaping @Sendable (Outcome) -> Void
@@ -83,7 +82,6 @@ public final class ImageDownloadOperation: Operation, SessionDataDelegate, @unch
         self.session = session
         self.diskCache = diskCache
         self.retryPolicy = retryPolicy
-        self.maximumBytes = maximumBytes
         self.processor = processor
         self.progressHandler = progress
         self.completionHandler = completion
@@ -177,16 +175,9 @@ public final class ImageDownloadOperation: Operation, SessionDataDelegate, @unch
 
     // MARK: SessionDataDelegate (on the session's delegate queue)
 
-    public func session(_ session: Session, dataTask: SessionDataTask, didReceive response: HTTPResponse,
-                        completionHandler: @escaping @Sendable (ResponseDisposition) -> Void) {
-        // Refuse a body that announces itself as larger than the decoder would accept.
-        let tooLarge = response.expectedContentLength > maximumBytes && (200...299).contains(response.statusCode)
-        completionHandler(tooLarge ? .cancel : .allow)
-        if tooLarge {
-            state.withLock { $0.task = nil }
-            finishAttempt(with: .image(.inputTooLarge(bytes: Int(response.expectedContentLength), limit: maximumBytes)))
-        }
-    }
+    /// Responses are judged after the body arrives (status, then the bytes), so the transfer
+    /// need not wait for the delegate queue before reading it.
+    public var waitsForResponseDisposition: Bool { false }
 
     public func session(_ session: Session, dataTask: SessionDataTask, didReceive data: Data) {
         let received = state.withLock { s -> Int in

@@ -215,7 +215,7 @@ public final class ImageDownloader: Sendable {
             configuration.decodeMode == .insideOperation ? { @Sendable in processor.process($0, for: request) } : nil
         return ImageDownloadOperation(
             request: request, session: session, diskCache: diskCache, retryPolicy: configuration.retryPolicy,
-            maximumBytes: configuration.decodingLimits.maximumInputBytes, processor: inside,
+            processor: inside,
             progress: { [weak self] progress in self?.deliver(progress, key: key, job: job) },
             completion: { [weak self] outcome in self?.downloadFinished(outcome, key: key, job: job) }
         )
