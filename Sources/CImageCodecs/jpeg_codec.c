@@ -211,7 +211,8 @@ static void cmyk_to_rgba(const uint8_t *cmyk, uint8_t *rgba, uint32_t width, int
 }
 
 int presence_jpeg_decode(const uint8_t *data, size_t size, const presence_decode_limits *limits, int scale_denom,
-                         uint8_t *out, size_t stride, presence_image_info *info, presence_codec_status *status) {
+                         uint8_t *out, size_t stride, uint32_t rows_available, presence_image_info *info,
+                         presence_codec_status *status) {
     memset(status, 0, sizeof *status);
     struct jpeg_decompress_struct cinfo;
     jpeg_error_context errors;
@@ -231,7 +232,8 @@ int presence_jpeg_decode(const uint8_t *data, size_t size, const presence_decode
     check_limits(&errors, info, limits);
     configure_output(&cinfo, scale_denom);
     jpeg_start_decompress(&cinfo);
-    if (stride < (size_t)cinfo.output_width * 4) fail(&errors, PRESENCE_CODEC_INVALID_ARGUMENT, "output stride too small");
+    if (stride < (size_t)cinfo.output_width * 4 || cinfo.output_height > rows_available)
+        fail(&errors, PRESENCE_CODEC_INVALID_ARGUMENT, "decoded size does not fit the output buffer");
 
     const int is_cmyk = cinfo.out_color_space == JCS_CMYK;
     enum { batch = 8 };

@@ -111,7 +111,8 @@ int presence_png_info(const uint8_t *data, size_t size, const presence_decode_li
 }
 
 int presence_png_decode(const uint8_t *data, size_t size, const presence_decode_limits *limits,
-                        uint8_t *out, size_t stride, presence_image_info *info, presence_codec_status *status) {
+                        uint8_t *out, size_t stride, uint32_t rows_available, presence_image_info *info,
+                        presence_codec_status *status) {
     memset(status, 0, sizeof *status);
     png_reader reader = {data, size, 0, 0, status};
     png_handles handles = {NULL, NULL};
@@ -134,7 +135,8 @@ int presence_png_decode(const uint8_t *data, size_t size, const presence_decode_
     png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
     png_set_interlace_handling(png);
     png_read_update_info(png, handles.info);
-    if (png_get_rowbytes(png, handles.info) != (size_t)info->width * 4 || stride < (size_t)info->width * 4) {
+    if (png_get_rowbytes(png, handles.info) != (size_t)info->width * 4 || stride < (size_t)info->width * 4 ||
+        info->height > rows_available) {
         png_error(png, "unexpected row layout after transforms");
     }
     rows = malloc(sizeof(png_bytep) * info->height);

@@ -20,7 +20,7 @@ public struct ImageDecoder: Sendable {
         try withCheckedBytes(bytes) { (buffer, format) throws(ImageError) in
             switch format {
             case .png: try pngInfo(buffer)
-            default: try jpegInfo(buffer, scale: 1).info
+            default: try jpegInfo(buffer)
             }
         }
     }
@@ -62,16 +62,13 @@ public struct ImageDecoder: Sendable {
                 return .failure(.inputTooLarge(bytes: buffer.count, limit: limits.maximumInputBytes))
             }
             let format = ImageFormat.sniff(buffer.bindMemory(to: UInt8.self))
-            switch format {
-            case .png, .jpeg:
+            if format.isDecodable {
                 return Swift.Result { () throws(ImageError) in try body(buffer, format) }
-            case .html, .xml, .json:
-                return .failure(.notAnImage(format, excerpt: Self.excerpt(buffer)))
-            case .unknown where Self.looksLikeText(buffer):
-                return .failure(.notAnImage(.unknown, excerpt: Self.excerpt(buffer)))
-            default:
-                return .failure(.unsupportedFormat(format))
             }
+            if format.isText || (format == .unknown && Self.looksLikeText(buffer)) {
+                return .failure(.notAnImage(format, excerpt: Self.excerpt(buffer)))
+            }
+            return .failure(.unsupportedFormat(format))
         }
         return try outcome.get()
     }
@@ -115,7 +112,7 @@ public struct ImageDecoder: Sendable {
         let pixels = Self.uninitializedPixels(count: stride * info.height) { out in
             _ = presence_png_decode(
                 buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &limits,
-                out.baseAddress!, stride, &cInfo, &status
+                out.baseAddress!, stride, UInt32(info.height), &cInfo, &status
             )
         }
         try Self.check(status)
@@ -133,19 +130,19 @@ public struct ImageDecoder: Sendable {
 
     // MARK: JPEG
 
-    private func jpegInfo(_ buffer: UnsafeRawBufferPointer, scale: Int) throws(ImageError) -> (info: ImageInfo, scaledWidth: Int, scaledHeight: Int) {
+    private func jpegInfo(_ buffer: UnsafeRawBufferPointer) throws(ImageError) -> ImageInfo {
         var limits = self.limits.cValue
         var info = presence_image_info()
         var status = presence_codec_status()
         var width: UInt32 = 0
         var height: UInt32 = 0
         presence_jpeg_info(
-            buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &limits, Int32(scale),
+            buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &limits, 1,
             &info, &width, &height, &status
         )
         try Self.check(status)
         try self.limits.check(width: Int(info.width), height: Int(info.height))
-        return (Self.imageInfo(jpeg: info), Int(width), Int(height))
+        return Self.imageInfo(jpeg: info)
     }
 
     /// The DCT scale denominator for a short side of `shortSide` and a wanted `target`.
@@ -159,22 +156,23 @@ public struct ImageDecoder: Sendable {
     }
 
     private func decodeJPEG(_ buffer: UnsafeRawBufferPointer, targetShortSide: Int?) throws(ImageError) -> (ImageInfo, DecodedImage) {
-        let header = try jpegInfo(buffer, scale: 1)
-        let denominator = Self.shrinkOnLoadDenominator(shortSide: min(header.info.width, header.info.height), target: targetShortSide)
-        let scaled = denominator == 1 ? header : try jpegInfo(buffer, scale: denominator)
+        let header = try jpegInfo(buffer)
+        let denominator = Self.shrinkOnLoadDenominator(shortSide: min(header.width, header.height), target: targetShortSide)
+        // libjpeg's own rule for DCT scaling: jdiv_round_up(dimension × 1, denominator).
+        let width = (header.width + denominator - 1) / denominator
+        let height = (header.height + denominator - 1) / denominator
         var limits = self.limits.cValue
         var info = presence_image_info()
         var status = presence_codec_status()
-        let stride = scaled.scaledWidth * 4
-        let pixels = Self.uninitializedPixels(count: stride * scaled.scaledHeight) { out in
+        let stride = width * 4
+        let pixels = Self.uninitializedPixels(count: stride * height) { out in
             _ = presence_jpeg_decode(
                 buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &limits, Int32(denominator),
-                out.baseAddress!, stride, &info, &status
+                out.baseAddress!, stride, UInt32(height), &info, &status
             )
         }
         try Self.check(status)
-        let image = DecodedImage(width: scaled.scaledWidth, height: scaled.scaledHeight, bytesPerRow: stride, pixels: pixels)
-        return (header.info, image)
+        return (header, DecodedImage(width: width, height: height, bytesPerRow: stride, pixels: pixels))
     }
 
     static func imageInfo(jpeg info: presence_image_info) -> ImageInfo {

@@ -6,6 +6,8 @@ import Foundation
 public struct Thumbnail: Sendable, Hashable {
     /// The encoded PNG or JPEG bytes.
     public var data: Data
+    /// The thumbnail's pixels (straight alpha), as encoded.
+    public var image: DecodedImage
     /// The specification it was made for.
     public var spec: AvatarSpec
     /// The source image's header.
@@ -29,7 +31,8 @@ public struct Thumbnailer: Sendable {
     public func thumbnail<Bytes: ContiguousBytes>(from bytes: Bytes, spec: AvatarSpec) throws(ImageError) -> Thumbnail {
         try spec.validate()
         let (image, info) = try decoder.decodeWithInfo(bytes, targetShortSide: spec.size)
-        return Thumbnail(data: try encode(render(image, spec: spec), spec: spec), spec: spec, source: info)
+        let rendered = render(image, spec: spec)
+        return Thumbnail(data: try encode(rendered, spec: spec), image: rendered, spec: spec, source: info)
     }
 
     /// The thumbnail's pixels before encoding: exactly `spec.size` × `spec.size`, straight alpha.

@@ -114,6 +114,12 @@ struct JPEGCorpusTests {
             #expect(decoded.width == 400 && decoded.height == 300)
             let full = try ImageDecoder().decode(jpeg)
             #expect(full.width == 1600)
+            // Odd sizes round up, as libjpeg does (jdiv_round_up).
+            let odd = try ImageEncoder.jpeg(gradientImage(width: 1601, height: 1203), quality: 90)
+            let oddQuarter = try ImageDecoder().decode(odd, targetShortSide: 96)
+            #expect(oddQuarter.width == 401 && oddQuarter.height == 301)
+            let oddEighth = try ImageDecoder().decode(odd, targetShortSide: 48)
+            #expect(oddEighth.width == 201 && oddEighth.height == 151)
         }
     }
 }

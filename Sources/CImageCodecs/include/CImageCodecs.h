@@ -66,10 +66,12 @@ typedef struct {
 int presence_png_info(const uint8_t *data, size_t size, const presence_decode_limits *limits,
                       presence_image_info *info, presence_codec_status *status);
 
-/// Decodes a PNG to straight (not premultiplied) RGBA8 into `out`, which holds `height` rows of
-/// `stride` bytes. Checks every CRC and reads through IEND, so truncation is an error.
+/// Decodes a PNG to straight (not premultiplied) RGBA8 into `out`, which holds `rows` rows of
+/// `stride` bytes; an image that would not fit is refused. Checks every CRC and reads through
+/// IEND, so truncation is an error.
 int presence_png_decode(const uint8_t *data, size_t size, const presence_decode_limits *limits,
-                        uint8_t *out, size_t stride, presence_image_info *info, presence_codec_status *status);
+                        uint8_t *out, size_t stride, uint32_t rows, presence_image_info *info,
+                        presence_codec_status *status);
 
 /// Reads a JPEG's header. `scale_denom` (1, 2, 4 or 8) gives the output size in `out_width` and
 /// `out_height` for a DCT-domain scaled decode.
@@ -77,11 +79,13 @@ int presence_jpeg_info(const uint8_t *data, size_t size, const presence_decode_l
                        presence_image_info *info, uint32_t *out_width, uint32_t *out_height,
                        presence_codec_status *status);
 
-/// Decodes a JPEG at 1/`scale_denom` scale to opaque RGBA8 into `out` (rows of `stride` bytes, as
-/// many as presence_jpeg_info's out_height). CMYK and YCCK are converted to RGB. EXIF orientation
-/// is reported, not applied. "Premature end of JPEG file" is reported as truncation.
+/// Decodes a JPEG at 1/`scale_denom` scale to opaque RGBA8 into `out`, which holds `rows` rows of
+/// `stride` bytes (the scaled size is ceil(width / scale_denom) × ceil(height / scale_denom));
+/// output that would not fit is refused. CMYK and YCCK are converted to RGB. EXIF orientation is
+/// reported, not applied. "Premature end of JPEG file" is reported as truncation.
 int presence_jpeg_decode(const uint8_t *data, size_t size, const presence_decode_limits *limits, int scale_denom,
-                         uint8_t *out, size_t stride, presence_image_info *info, presence_codec_status *status);
+                         uint8_t *out, size_t stride, uint32_t rows, presence_image_info *info,
+                         presence_codec_status *status);
 
 /// Encodes RGBA8 as PNG (RGBA when `keep_alpha`, else RGB) at zlib `level` 0...9. On success
 /// `*out` is a malloc'ed buffer the caller frees with presence_codec_free.

@@ -17,13 +17,10 @@ public struct ImageProcessor: Sendable {
     public func process(_ downloaded: DownloadedData, for request: ImageRequest) -> Result<ImageResponse, ImageLoadingError> {
         do throws(ImageError) {
             if let spec = request.spec {
-                try spec.validate()
-                let (image, info) = try thumbnailer.decoder.decodeWithInfo(downloaded.data, targetShortSide: spec.size)
-                let rendered = thumbnailer.render(image, spec: spec)
-                let encoded = try thumbnailer.encode(rendered, spec: spec)
+                let thumbnail = try thumbnailer.thumbnail(from: downloaded.data, spec: spec)
                 return .success(ImageResponse(
-                    request: request, image: rendered, data: encoded, info: info, source: downloaded.source,
-                    isStale: downloaded.isStale, bytesReceived: downloaded.bytesReceived
+                    request: request, image: thumbnail.image, data: thumbnail.data, info: thumbnail.source,
+                    source: downloaded.source, isStale: downloaded.isStale, bytesReceived: downloaded.bytesReceived
                 ))
             }
             let (image, info) = try thumbnailer.decoder.decodeWithInfo(downloaded.data)
