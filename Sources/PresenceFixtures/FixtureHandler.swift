@@ -44,14 +44,7 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
             responding = (Int(plan.status.code), false)
             let keepAlive = head.isKeepAlive
             if let gate = request.query["gate"], plan.hold == nil {
-                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                let eventLoop = context.eventLoop
-                registry.pass(gate: gate) {
-                    eventLoop.execute {
-                        let (handler, context) = bound.value
-                        handler.send(plan, keepAlive: keepAlive, context: context)
-                    }
-                }
+                whenOpen(gate, context: context) { handler, context in handler.send(plan, keepAlive: keepAlive, context: context) }
             } else if plan.delayMilliseconds > 0 {
                 context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(plan.delayMilliseconds)) {
                     self.send(plan, keepAlive: keepAlive, context: context)
@@ -120,13 +113,8 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         if let hold = plan.hold, offset == hold.afterBytes {
             let released = { var copy = plan; copy.hold = nil; return copy }()
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let eventLoop = context.eventLoop
-            registry.pass(gate: hold.gate) {
-                eventLoop.execute {
-                    let (handler, context) = bound.value
-                    handler.writeBody(released, from: offset, upTo: limit, slice: slice, interval: interval, keepAlive: keepAlive, context: context)
-                }
+            whenOpen(hold.gate, context: context) { handler, context in
+                handler.writeBody(released, from: offset, upTo: limit, slice: slice, interval: interval, keepAlive: keepAlive, context: context)
             }
             return
         }
@@ -151,6 +139,18 @@ final class FixtureHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.eventLoop.assumeIsolated().scheduleTask(in: interval) {
                     self.writeBody(plan, from: next, upTo: limit, slice: slice, interval: interval, keepAlive: keepAlive, context: context)
                 }
+            }
+        }
+    }
+
+    /// Runs `body` on this connection's event loop once `gate` is open (at once if it already is).
+    private func whenOpen(_ gate: String, context: ChannelHandlerContext, _ body: @escaping (FixtureHandler, ChannelHandlerContext) -> Void) {
+        let bound = NIOLoopBound((self, context, body), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        registry.pass(gate: gate) {
+            eventLoop.execute {
+                let (handler, context, body) = bound.value
+                body(handler, context)
             }
         }
     }

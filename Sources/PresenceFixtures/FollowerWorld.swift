@@ -24,8 +24,6 @@ public final class FollowerWorld: FixtureContent {
         public var bytesPerSecond: Int?
         /// Largest generated original avatar side (48...1600).
         public var maximumSide = 1600
-        /// Whether faults include a stalled response (needs a short idle timeout to fail quickly).
-        public var includesStalls = false
         /// `Cache-Control` sent with avatars.
         public var cacheControl: String? = "max-age=3600"
 
@@ -204,8 +202,7 @@ public final class FollowerWorld: FixtureContent {
         if options.latencyMilliseconds > 0 { transport.append("delay=\(options.latencyMilliseconds)") }
         if let rate = options.bytesPerSecond { transport.append("rate=\(rate)") }
         let query = transport.isEmpty ? "" : "?" + transport.joined(separator: "&")
-        var faults = faultRoutes
-        if options.includesStalls { faults.append(("stall", "/fault/stall")) }
+        let faults = faultRoutes
 
         return (0..<options.count).map { index in
             let id = String(1_000_000 + index * 7919)

@@ -67,9 +67,6 @@ final class DownloadScheduler: Sendable {
         }
     }
 
-    /// Operations waiting to be handed to the queue.
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
-
     private func pump() {
         let limit = capacity
         let ready: [Operation] = state.withLock { s in

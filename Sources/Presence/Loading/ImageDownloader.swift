@@ -307,7 +307,4 @@ public final class ImageDownloader: Sendable {
 
     /// Downloads started (coalesced requests and memory-cache hits do not count).
     public var downloadsStarted: Int { jobs.withLock { $0.downloadsStarted } }
-
-    /// Images being loaded right now (each may have several waiters).
-    public var jobsInFlight: Int { jobs.withLock { $0.byKey.count } }
 }

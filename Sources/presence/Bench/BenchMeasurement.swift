@@ -37,11 +37,9 @@ final class BenchRecorder: Sendable {
         let milliseconds = Date().timeIntervalSince(started) * 1000
         state.withLock { s in
             s.latencies.append(milliseconds)
-            if let thumbnail { s.digests[index] = BenchRecorder.digest(thumbnail) }
+            if let thumbnail { s.digests[index] = ContentDigest.fnv1a64(thumbnail) }
         }
     }
-
-    static func digest(_ data: Data) -> String { ContentDigest.fnv1a64(data) }
 
     var succeeded: Int { state.withLock { $0.digests.count } }
 
@@ -55,21 +53,6 @@ final class BenchRecorder: Sendable {
         let sorted = state.withLock { $0.latencies }.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
-    }
-}
-
-/// Process-wide resource readings for one worker process.
-enum ProcessProbe {
-    /// User plus system CPU time of this process so far.
-    static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    }
-
-    static func threadCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }
 }
 

@@ -35,7 +35,7 @@ enum TransferSuite {
         return BenchMeasurement(
             strategy: engine, concurrency: connections, scenario: scenario, entries: urls.count,
             succeeded: succeeded.withLock { $0 }, wallSeconds: Date().timeIntervalSince(started),
-            cpuSeconds: ProcessProbe.cpuSeconds() - cpuBefore, peakResidentBytes: PeakMemory.residentBytes(),
+            cpuSeconds: ProcessProbe.cpuSeconds() - cpuBefore, peakResidentBytes: ProcessProbe.peakResidentBytes(),
             peakThreads: sampler.stop(), latencyP50Milliseconds: 0, latencyP99Milliseconds: 0, outputDigest: "", note: "bodies discarded"
         )
     }
@@ -119,7 +119,7 @@ enum ThumbnailSuite {
         let wall = Date().timeIntervalSince(started)
         return BenchMeasurement(
             strategy: "presence", concurrency: 1, scenario: "thumbnails", entries: made, succeeded: made, wallSeconds: wall,
-            cpuSeconds: ProcessProbe.cpuSeconds() - cpuBefore, peakResidentBytes: PeakMemory.residentBytes(),
+            cpuSeconds: ProcessProbe.cpuSeconds() - cpuBefore, peakResidentBytes: ProcessProbe.peakResidentBytes(),
             peakThreads: ProcessProbe.threadCount(), latencyP50Milliseconds: recorder.percentile(0.5),
             latencyP99Milliseconds: recorder.percentile(0.99), outputDigest: recorder.combinedDigest, note: "one thread, Lanczos-3"
         )

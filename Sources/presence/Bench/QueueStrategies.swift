@@ -41,7 +41,7 @@ enum QueueStrategy: String, CaseIterable, Codable, Sendable {
         let wall = Date().timeIntervalSince(started)
         return BenchMeasurement(
             strategy: rawValue, concurrency: width, scenario: scenario, entries: urls.count, succeeded: recorder.succeeded,
-            wallSeconds: wall, cpuSeconds: ProcessProbe.cpuSeconds() - cpuBefore, peakResidentBytes: PeakMemory.residentBytes(),
+            wallSeconds: wall, cpuSeconds: ProcessProbe.cpuSeconds() - cpuBefore, peakResidentBytes: ProcessProbe.peakResidentBytes(),
             peakThreads: sampler.stop(), latencyP50Milliseconds: recorder.percentile(0.5),
             latencyP99Milliseconds: recorder.percentile(0.99), outputDigest: recorder.combinedDigest, note: nil
         )

@@ -46,7 +46,7 @@ enum ChildProcess {
         process.standardInput = FileHandle.nullDevice
         let exited = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in exited.continuation.yield() }
-        let cpuBefore = childCPUSeconds()
+        let cpuBefore = ProcessProbe.cpuSeconds(ofChildren: true)
         let started = Date()
         try process.run()
         let watchdog = Task {
@@ -60,15 +60,7 @@ enum ChildProcess {
             stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
             stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self),
             seconds: Date().timeIntervalSince(started),
-            childCPUSeconds: childCPUSeconds() - cpuBefore
+            childCPUSeconds: ProcessProbe.cpuSeconds(ofChildren: true) - cpuBefore
         )
-    }
-
-    /// CPU time of all waited-for children so far.
-    static func childCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 }

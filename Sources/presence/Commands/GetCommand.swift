@@ -63,7 +63,7 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     private func report(status: Int?, bytes: Int64, seconds: Double, error: String?) {
-        let peak = PeakMemory.residentBytes()
+        let peak = ProcessProbe.peakResidentBytes()
         if json {
             var object: [String: Any] = ["bytes": bytes, "seconds": seconds, "peakResidentBytes": peak]
             if let status { object["status"] = status }
@@ -102,17 +102,5 @@ private final class CompletionSignal: SessionDownloadDelegate {
 
     deinit {
         if let file = kept.withLock({ $0 }) { try? FileManager.default.removeItem(at: file) }
-    }
-}
-
-/// This process's peak resident memory (VmHWM), from /proc.
-enum PeakMemory {
-    static func residentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let digits = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            return digits * 1024
-        }
-        return 0
     }
 }
